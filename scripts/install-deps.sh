@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Installs every real tool rkbuild's tests run, on a fresh Debian bookworm machine of this kind.
+# Idempotent: big downloads and builds are cached in $RKBUILD_CACHE (default /var/cache/rkbuild-ci),
+# which later runs on the same machine reuse. Prints one line per component.
+set -euo pipefail
+
+CACHE=${RKBUILD_CACHE:-/var/cache/rkbuild-ci}
+mkdir -p "$CACHE"
+RUST_185=1.85.0+dfsg3-1~deb12u3
+RUST_SRC_195=1.95.0+dfsg1-2~bpo13+1
+BINDGEN_VERSION=0.71.1
+LINUX_612=linux-source-6.12
+
+log() { printf '  DEPS    %s\n' "$*"; }
+
+apt_ok() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null | grep -qx "$2"; }
+
+# 1. Debian packages: rustc 1.85 (pinned: unpinned gives 1.96), its library source, clang/lld 14, make.
+need_apt=()
+apt_ok rustc-web "$RUST_185" || need_apt+=("rustc-web=$RUST_185" "libstd-rust-web-dev=$RUST_185" "libstd-rust-web-1.85=$RUST_185")
+apt_ok rust-web-src "$RUST_185" || need_apt+=("rust-web-src=$RUST_185")
+for p in clang-14 lld-14 llvm-14 libclang-14-dev make flex bison bc libelf-dev libssl-dev xz-utils; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$p")
+done
+if [ ${#need_apt[@]} -gt 0 ]; then
+  log "apt-get install ${need_apt[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --allow-downgrades "${need_apt[@]}" >/dev/null
+fi
+log "rustc $(/usr/bin/rustc --version) at /usr/bin/rustc, library /usr/src/rustc-1.85.0/library"
+test -f /usr/src/rustc-1.85.0/library/core/src/lib.rs
+
+# 2. rust-src 1.95.0 from trixie-backports, read with a private apt state (the system's apt is untouched).
+SRC195="$CACHE/rust-src-1.95.0"
+if [ ! -f "$SRC195/usr/lib/rustlib/src/rust/library/core/src/lib.rs" ]; then
+  log "rust-src $RUST_SRC_195 (trixie-backports)"
+  priv="$CACHE/apt-trixie"
+  mkdir -p "$priv/lists/partial" "$priv/archives/partial"
+  printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
+    trixie trixie-backports > "$priv/sources.list"
+  aptp=(-o Dir::Etc::SourceList="$priv/sources.list" -o Dir::Etc::SourceParts=/dev/null
+        -o Dir::State::Lists="$priv/lists" -o Dir::Cache::Archives="$priv/archives" -o APT::Get::List-Cleanup=0)
+  apt-get "${aptp[@]}" update -qq
+  (cd "$priv" && apt-get "${aptp[@]}" download "rust-src=$RUST_SRC_195" >/dev/null)
+  rm -rf "$SRC195.tmp" && mkdir -p "$SRC195.tmp"
+  dpkg-deb -x "$priv"/rust-src_*.deb "$SRC195.tmp"
+  rm -rf "$SRC195" && mv "$SRC195.tmp" "$SRC195"
+fi
+log "rust-src 1.95.0 at $SRC195/usr/lib/rustlib/src/rust/library"
+
+# 3. bindgen-cli from crates.io (0.71.1 pairs with libclang 14).
+if [ ! -x "$CACHE/bindgen/bin/bindgen" ] || ! "$CACHE/bindgen/bin/bindgen" --version | grep -q "$BINDGEN_VERSION"; then
+  log "cargo install bindgen-cli $BINDGEN_VERSION"
+  cargo install --quiet --locked bindgen-cli --version "$BINDGEN_VERSION" --root "$CACHE/bindgen"
+fi
+log "$("$CACHE/bindgen/bin/bindgen" --version) at $CACHE/bindgen/bin/bindgen"
+
+# 4. Real kernel tree: Debian's linux-source-6.12.
+K612="$CACHE/linux-6.12"
+if [ ! -f "$K612/Makefile" ]; then
+  log "$LINUX_612 (download and unpack)"
+  tmp="$CACHE/dl-6.12"; rm -rf "$tmp"; mkdir -p "$tmp"
+  (cd "$tmp" && apt-get download "$LINUX_612" >/dev/null)
+  dpkg-deb -x "$tmp"/linux-source-6.12_*.deb "$tmp/x"
+  rm -rf "$K612.tmp" && mkdir -p "$K612.tmp"
+  tar -xJf "$tmp"/x/usr/src/linux-source-6.12.tar.xz -C "$K612.tmp" --strip-components=1
+  rm -rf "$K612" && mv "$K612.tmp" "$K612" && rm -rf "$tmp"
+fi
+log "linux $(make -s -C "$K612" kernelversion 2>/dev/null) at $K612"
+
+# 5. rustup toolchains already on the machine (stable 1.95, nightly): only checked, never downloaded.
+rustc +stable --version >/dev/null || { echo "rustup stable toolchain missing" >&2; exit 1; }
+rustup component list --toolchain stable --installed | grep -q clippy || { echo "clippy (rustup) missing" >&2; exit 1; }
+log "$(rustc +stable --version), $(rustc +nightly --version 2>/dev/null || echo 'no nightly')"
+
+# The environment the tests read (sourced by .ci/run).
+cat > "$CACHE/env.sh" <<ENV
+export RKBUILD_TEST_RUSTC_185=/usr/bin/rustc
+export RKBUILD_TEST_LIB_185=/usr/src/rustc-1.85.0/library
+export RKBUILD_TEST_LIB_195=$SRC195/usr/lib/rustlib/src/rust/library
+export RKBUILD_TEST_BINDGEN=$CACHE/bindgen/bin/bindgen
+export RKBUILD_TEST_LIBCLANG_PATH=/usr/lib/llvm-14/lib
+export RKBUILD_TEST_LINUX_612=$K612
+ENV
+log "environment in $CACHE/env.sh"

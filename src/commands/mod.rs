@@ -1,0 +1,223 @@
+//! The commands, as library functions the thin CLI calls. Each returns a report value; the
+//! CLI decides how to print it.
+
+pub mod config;
+pub mod doctor;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context as _};
+
+use crate::flags::Ctx;
+use crate::kconfig::DotConfig;
+use crate::toolchain::{self, Found, Minimums, RustcInfo, ToolNames};
+use crate::tree::{Arch, Vintage};
+
+/// Options shared by the commands that read a tree and a configuration.
+#[derive(Clone, Debug, Default)]
+pub struct TreeOpts {
+    pub srctree: Option<PathBuf>,
+    pub objtree: Option<PathBuf>,
+    pub config: Option<PathBuf>,
+    pub arch: Option<String>,
+    pub kbuild: Option<String>,
+    pub tools: ToolNames,
+    pub krustflags: Option<String>,
+}
+
+/// The configuration and tree, read and checked.
+#[derive(Debug)]
+pub struct Tree {
+    pub srctree: Option<PathBuf>,
+    pub objtree: PathBuf,
+    pub cfg: DotConfig,
+    pub vintage: Vintage,
+    /// How the vintage was decided, for messages.
+    pub vintage_source: String,
+    pub arch: Arch,
+    pub krustflags: Vec<String>,
+}
+
+impl Tree {
+    /// Reads the configuration (`--config`, else `O/.config`, else `S/.config`) and settles the
+    /// vintage and architecture. Does not run any tool.
+    pub fn open(opts: &TreeOpts) -> anyhow::Result<Tree> {
+        let objtree = opts
+            .objtree
+            .clone()
+            .or_else(|| opts.srctree.clone())
+            .unwrap_or_else(|| PathBuf::from("."));
+        let config_path = match &opts.config {
+            Some(c) => c.clone(),
+            None => {
+                let o = objtree.join(".config");
+                match &opts.srctree {
+                    Some(s) if !o.exists() && s.join(".config").exists() => s.join(".config"),
+                    _ => o,
+                }
+            }
+        };
+        let cfg = DotConfig::load(&config_path)?;
+        if let Some(s) = &opts.srctree {
+            if !s.join("Makefile").is_file() {
+                bail!(
+                    "`{}` is not a kernel source tree (no Makefile)\n  fix: pass the top of the kernel tree as --srctree",
+                    s.display()
+                );
+            }
+        }
+        let (vintage, vintage_source) = match &opts.kbuild {
+            Some(k) => (
+                Vintage::parse(k).with_context(|| {
+                    format!("unknown kernel vintage `{k}`\n  fix: use --kbuild 2021, 6.12 or 7.3")
+                })?,
+                "--kbuild".to_string(),
+            ),
+            None => match opts.srctree.as_deref().and_then(Vintage::detect_tree) {
+                Some(v) => (
+                    v,
+                    format!("the layout of {}", opts.srctree.as_ref().unwrap().display()),
+                ),
+                None => match Vintage::detect_config(&cfg) {
+                    Some(v) => (v, format!("the symbols in {}", cfg.path.display())),
+                    None => (
+                        Vintage::K7_3,
+                        "default (no tree to look at and no telling symbol; pass --kbuild)".into(),
+                    ),
+                },
+            },
+        };
+        let arch = Arch::resolve(opts.arch.as_deref(), &cfg)?;
+        let krustflags = opts
+            .krustflags
+            .clone()
+            .or_else(|| std::env::var("KRUSTFLAGS").ok())
+            .map(|s| s.split_whitespace().map(String::from).collect())
+            .unwrap_or_default();
+        Ok(Tree {
+            srctree: opts.srctree.clone(),
+            objtree,
+            cfg,
+            vintage,
+            vintage_source,
+            arch,
+            krustflags,
+        })
+    }
+
+    /// Requires CONFIG_RUST, with the way to enable it.
+    pub fn require_rust(&self) -> anyhow::Result<()> {
+        if self.cfg.enabled("RUST") {
+            return Ok(());
+        }
+        let how = match &self.srctree {
+            Some(s) => format!(
+                "`{}/scripts/config --file {} --enable RUST` then `make olddefconfig`; or `make menuconfig` → General setup → Rust support (`rkbuild why CONFIG_RUST` tells what blocks it)",
+                s.display(),
+                self.cfg.path.display()
+            ),
+            None => format!(
+                "set `CONFIG_RUST=y` in {} and run `make olddefconfig`, or `make menuconfig` → General setup → Rust support",
+                self.cfg.path.display()
+            ),
+        };
+        bail!(
+            "CONFIG_RUST is not set in {}: the kernel is configured without Rust support\n  fix: {how}",
+            self.cfg.path.display()
+        )
+    }
+
+    pub fn out_of_srctree(&self) -> bool {
+        match &self.srctree {
+            Some(s) => canonical(s) != canonical(&self.objtree),
+            None => false,
+        }
+    }
+
+    /// The minimum tool versions for this tree.
+    pub fn minimums(&self) -> anyhow::Result<Minimums> {
+        toolchain::minimums(
+            self.srctree.as_deref(),
+            self.arch.srcarch(),
+            &fallback_minimums(self.vintage, self.arch),
+        )
+    }
+
+    /// The flag-mapping context, with paths spelled as Kbuild spells them (objtree `.`).
+    pub fn ctx<'a>(&'a self, rustc: &'a RustcInfo, has_remap_path_scope: bool) -> Ctx<'a> {
+        Ctx {
+            cfg: &self.cfg,
+            rustc,
+            vintage: self.vintage,
+            arch: self.arch,
+            krustflags: self.krustflags.clone(),
+            objtree: ".".into(),
+            srctree: self
+                .srctree
+                .as_deref()
+                .map(|s| canonical(s).display().to_string())
+                .unwrap_or_else(|| ".".into()),
+            out_of_srctree: self.out_of_srctree(),
+            has_remap_path_scope,
+        }
+    }
+}
+
+pub fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// The documented minimums of each vintage, used when the tree has no min-tool-version.sh.
+pub fn fallback_minimums(vintage: Vintage, arch: Arch) -> Minimums {
+    let v = |s: &str| semver::Version::parse(s).expect("valid");
+    match vintage {
+        Vintage::V2021 => Minimums {
+            // Documentation/process/changes.rst of the 2021 patch set (1.54.0-beta.1).
+            rustc: v("1.54.0"),
+            bindgen: v("0.56.0"),
+            llvm: v("10.0.1"),
+            source: "the 2021 patch set's Documentation/process/changes.rst".into(),
+        },
+        Vintage::K6_12 => Minimums {
+            rustc: v("1.78.0"),
+            bindgen: v("0.65.1"),
+            llvm: v(match arch {
+                Arch::S390 => "15.0.0",
+                Arch::Loongarch64 => "18.0.0",
+                _ => "13.0.1",
+            }),
+            source: "Linux 6.12 scripts/min-tool-version.sh (built in)".into(),
+        },
+        Vintage::K7_3 => Minimums {
+            rustc: v(match arch {
+                Arch::S390 => "1.96.0",
+                Arch::Powerpc64 | Arch::Powerpc => "1.95.0",
+                _ => "1.85.0",
+            }),
+            bindgen: v("0.71.1"),
+            llvm: v(if arch == Arch::Loongarch64 {
+                "18.0.0"
+            } else {
+                "17.0.1"
+            }),
+            source: "Linux 7.3 scripts/min-tool-version.sh (built in)".into(),
+        },
+    }
+}
+
+/// Detects rustc and checks it against the tree's minimum.
+pub fn rustc_for(tree: &Tree, tools: &ToolNames) -> anyhow::Result<Found<RustcInfo>> {
+    let rustc = toolchain::detect_rustc(tools)?;
+    let min = tree.minimums()?;
+    if rustc.info.version < min.rustc {
+        bail!(
+            "Rust compiler `{}` is too old: {} found, {} needed (from {})\n  fix: {}",
+            rustc.path.display(),
+            rustc.info.version,
+            min.rustc,
+            min.source,
+            toolchain::FIX_RUSTC
+        );
+    }
+    Ok(rustc)
+}

@@ -1,0 +1,73 @@
+//! Writing generated files the way Kbuild's `filechk` does: through a temporary file in the same
+//! folder and a rename, and only when the content changed, so that make (and rustc, which hashes
+//! target specs) sees a new timestamp only for a real change and never a half-written file.
+
+use std::io::Write as _;
+use std::path::Path;
+
+use anyhow::Context as _;
+
+/// What happened to a generated file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WriteOutcome {
+    Created,
+    Updated,
+    Unchanged,
+}
+
+/// Writes `contents` to `path` atomically, unless it already holds exactly that.
+pub fn write_if_changed(path: &Path, contents: &[u8]) -> anyhow::Result<WriteOutcome> {
+    let existed = match std::fs::read(path) {
+        Ok(old) if old == contents => return Ok(WriteOutcome::Unchanged),
+        Ok(_) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => false,
+        Err(e) => return Err(e).with_context(|| format!("cannot read `{}`", path.display())),
+    };
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp_rkbuild_")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a temporary file in `{}`", dir.display()))?;
+    tmp.write_all(contents)
+        .and_then(|_| tmp.as_file().sync_data())
+        .with_context(|| format!("cannot write `{}`", tmp.path().display()))?;
+    tmp.persist(path)
+        .with_context(|| format!("cannot rename into `{}`", path.display()))?;
+    Ok(if existed {
+        WriteOutcome::Updated
+    } else {
+        WriteOutcome::Created
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unchanged_content_keeps_the_file_and_its_mtime() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a/b/file");
+        assert_eq!(write_if_changed(&p, b"one").unwrap(), WriteOutcome::Created);
+        let before = std::fs::metadata(&p).unwrap().modified().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert_eq!(
+            write_if_changed(&p, b"one").unwrap(),
+            WriteOutcome::Unchanged
+        );
+        assert_eq!(std::fs::metadata(&p).unwrap().modified().unwrap(), before);
+        assert_eq!(write_if_changed(&p, b"two").unwrap(), WriteOutcome::Updated);
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        // No temporary files left behind.
+        let names: Vec<_> = std::fs::read_dir(p.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["file"]);
+    }
+}

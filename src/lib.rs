@@ -1,0 +1,25 @@
+//! rkbuild: Kbuild for the Rust side of the Linux kernel.
+//!
+//! Data flows one way through the stages, one module each:
+//!
+//! ```text
+//! kconfig ──▶ toolchain ──▶ flags + target ──▶ plan ──▶ exec
+//!                                               │
+//!                                               ├──▶ analyzer
+//!                                               └──▶ wrapper
+//! ```
+//!
+//! `kconfig` reads the configuration, `toolchain` asks the tools what they are, `flags` and
+//! `target` are pure mappings from those two to rustc arguments, `plan` is the crate graph with
+//! each compile step, and `exec` runs it. Every child process goes through [`process`]; every
+//! generated file through [`fsutil::write_if_changed`]. See ARCHITECTURE.md.
+
+pub mod commands;
+pub mod flags;
+pub mod fsutil;
+pub mod kconfig;
+pub mod output;
+pub mod process;
+pub mod target;
+pub mod toolchain;
+pub mod tree;

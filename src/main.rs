@@ -1,0 +1,219 @@
+//! The `rkbuild` command line: a thin layer over the library. Parses arguments, calls a
+//! command, prints its report.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use rkbuild::commands::{self, doctor, TreeOpts};
+use rkbuild::output::{self, MessageFormat, Out};
+use rkbuild::toolchain::ToolNames;
+
+#[derive(Parser)]
+#[command(
+    name = "rkbuild",
+    version,
+    about = "Kbuild for the Rust side of the Linux kernel",
+    long_about = "Kbuild for the Rust side of the Linux kernel: reads .config and the Rust toolchain, \
+writes rustc_cfg, target specs and rustc flags as the kernel does, builds the Rust crates, writes \
+rust-project.json, and wraps rustc inside the kernel's own make."
+)]
+struct Cli {
+    /// Print full commands (Kbuild's V=1; also enabled by V=1 in the environment).
+    #[arg(short, long, global = true)]
+    verbose: bool,
+    /// Print only errors and warnings.
+    #[arg(short, long, global = true)]
+    quiet: bool,
+    /// `human` (Kbuild-style lines) or `json` (one object per line).
+    #[arg(long, value_enum, default_value_t, global = true)]
+    message_format: MessageFormat,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write include/generated/rustc_cfg, the rustc flag argfiles, rkbuild.mk and the target
+    /// spec from .config and the detected toolchain.
+    Config {
+        #[command(flatten)]
+        tree: TreeArgs,
+        /// Print every flag with the CONFIG_ symbols or toolchain fact that produced it.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Check the Rust toolchain the way `make rustavailable` does, and say how to fix each
+    /// problem. Exits 1 if a required tool is missing or too old.
+    Doctor {
+        #[command(flatten)]
+        tree: TreeArgs,
+    },
+}
+
+/// Where the kernel is, its configuration, and the tools to use.
+#[derive(Args, Clone, Debug)]
+struct TreeArgs {
+    /// Kernel source tree (Kbuild's srctree).
+    #[arg(long, short = 'S', value_name = "DIR")]
+    srctree: Option<PathBuf>,
+    /// Object tree, where generated files go (Kbuild's O=; defaults to the source tree, else .).
+    #[arg(long, short = 'O', value_name = "DIR")]
+    objtree: Option<PathBuf>,
+    /// The kernel configuration (default: OBJTREE/.config).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Architecture (x86_64, arm64, arm, riscv64, riscv32, powerpc64le, loongarch64, ...);
+    /// default: from the configuration.
+    #[arg(long)]
+    arch: Option<String>,
+    /// Force the kernel vintage (2021, 6.12 or 7.3) instead of detecting it from the tree.
+    #[arg(long, value_name = "VINTAGE")]
+    kbuild: Option<String>,
+    /// The Rust compiler [env: RUSTC].
+    #[arg(long, value_name = "PATH")]
+    rustc: Option<String>,
+    /// The bindings generator [env: BINDGEN].
+    #[arg(long, value_name = "PATH")]
+    bindgen: Option<String>,
+    /// clippy-driver [env: CLIPPY_DRIVER].
+    #[arg(long, value_name = "PATH")]
+    clippy_driver: Option<String>,
+    /// rustdoc [env: RUSTDOC].
+    #[arg(long, value_name = "PATH")]
+    rustdoc: Option<String>,
+    /// rustfmt [env: RUSTFMT].
+    #[arg(long, value_name = "PATH")]
+    rustfmt: Option<String>,
+    /// The `core`/`alloc` library source [env: RUST_LIB_SRC].
+    #[arg(long, value_name = "DIR")]
+    rust_lib_src: Option<PathBuf>,
+    /// Extra rustc flags, appended last [env: KRUSTFLAGS].
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    krustflags: Option<String>,
+}
+
+impl From<TreeArgs> for TreeOpts {
+    fn from(a: TreeArgs) -> TreeOpts {
+        TreeOpts {
+            srctree: a.srctree,
+            objtree: a.objtree,
+            config: a.config,
+            arch: a.arch,
+            kbuild: a.kbuild,
+            tools: ToolNames {
+                rustc: a.rustc,
+                bindgen: a.bindgen,
+                clippy_driver: a.clippy_driver,
+                rustdoc: a.rustdoc,
+                rustfmt: a.rustfmt,
+                rust_lib_src: a.rust_lib_src,
+            },
+            krustflags: a.krustflags,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let out = Out {
+        verbose: cli.verbose || std::env::var("V").is_ok_and(|v| v == "1"),
+        quiet: cli.quiet,
+        format: cli.message_format,
+    };
+    match run(cli.command, out) {
+        Ok(code) => code,
+        Err(e) => {
+            output::print_error(&e, out.format);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
+    match cmd {
+        Command::Config { tree, explain } => {
+            let report = commands::config::run(&tree.into())?;
+            for w in &report.warnings {
+                out.warn(w);
+            }
+            if out.json() {
+                out.message(&serde_json::json!({"reason": "config", "report": report}));
+                return Ok(ExitCode::SUCCESS);
+            }
+            for f in &report.files {
+                match f.status {
+                    rkbuild::fsutil::WriteOutcome::Unchanged => {
+                        if out.verbose {
+                            out.status("SKIP", &format!("{} (unchanged)", f.path.display()))
+                        }
+                    }
+                    _ => out.status("UPD", &f.path.display().to_string()),
+                }
+            }
+            if explain {
+                println!(
+                    "kernel {} ({}), arch {}, {}",
+                    report.vintage, report.vintage_source, report.arch, report.rustc.version_text
+                );
+                println!("rustc flags for built-in objects (modules differ only where marked):");
+                let width = report
+                    .kernel_flags
+                    .iter()
+                    .map(|f| f.arg.len())
+                    .max()
+                    .unwrap_or(0)
+                    .min(60);
+                for f in &report.kernel_flags {
+                    println!("  {:<width$}  ← {}", f.arg, f.why);
+                }
+                let base = report
+                    .kernel_flags
+                    .iter()
+                    .zip(&report.module_flags)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                for f in &report.module_flags[base..] {
+                    println!("  [M] {:<width$}  ← {}", f.arg, f.why);
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Doctor { tree } => {
+            let report = doctor::run(&tree.into())?;
+            if out.json() {
+                out.message(
+                    &serde_json::json!({"reason": "doctor", "ok": report.ok(), "report": report}),
+                );
+            } else {
+                println!(
+                    "kernel {} / {}; minimums from {}",
+                    report.vintage, report.arch, report.minimums.source
+                );
+                for c in &report.checks {
+                    let tag = match c.status {
+                        doctor::Status::Ok => output::paint("ok", "32"),
+                        doctor::Status::Warn => output::paint("warn", "33"),
+                        doctor::Status::Fail => output::paint("FAIL", "31"),
+                    };
+                    println!("  [{tag}] {:<16} {}", c.name, c.found);
+                    if c.status != doctor::Status::Ok {
+                        println!("         {:<16} needed: {}", "", c.needed);
+                        if let Some(fix) = &c.fix {
+                            println!("         {:<16} fix: {fix}", "");
+                        }
+                    }
+                }
+                if report.ok() {
+                    println!("Rust is available!");
+                }
+            }
+            Ok(if report.ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+    }
+}

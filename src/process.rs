@@ -1,0 +1,208 @@
+//! The one place where rkbuild starts child processes (cargo's `ProcessBuilder` idea): the
+//! program, its arguments, environment and working folder in one value that can also be shown
+//! (`-v`) and named in errors.
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+
+use anyhow::Context as _;
+
+#[derive(Clone, Debug, Default)]
+pub struct Process {
+    program: OsString,
+    args: Vec<OsString>,
+    env: Vec<(OsString, Option<OsString>)>,
+    cwd: Option<PathBuf>,
+    stdin: Option<Vec<u8>>,
+}
+
+/// What a finished process left behind.
+#[derive(Clone, Debug)]
+pub struct Output {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Output {
+    pub fn success(&self) -> bool {
+        self.status.success()
+    }
+}
+
+impl Process {
+    pub fn new(program: impl AsRef<OsStr>) -> Process {
+        Process {
+            program: program.as_ref().to_owned(),
+            ..Process::default()
+        }
+    }
+
+    pub fn arg(mut self, a: impl AsRef<OsStr>) -> Process {
+        self.args.push(a.as_ref().to_owned());
+        self
+    }
+
+    pub fn args<I, S>(mut self, args: I) -> Process
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    pub fn env(mut self, k: impl AsRef<OsStr>, v: impl AsRef<OsStr>) -> Process {
+        self.env
+            .push((k.as_ref().to_owned(), Some(v.as_ref().to_owned())));
+        self
+    }
+
+    pub fn env_remove(mut self, k: impl AsRef<OsStr>) -> Process {
+        self.env.push((k.as_ref().to_owned(), None));
+        self
+    }
+
+    pub fn cwd(mut self, dir: impl AsRef<Path>) -> Process {
+        self.cwd = Some(dir.as_ref().to_owned());
+        self
+    }
+
+    pub fn stdin_bytes(mut self, input: impl Into<Vec<u8>>) -> Process {
+        self.stdin = Some(input.into());
+        self
+    }
+
+    pub fn program(&self) -> &OsStr {
+        &self.program
+    }
+
+    pub fn get_args(&self) -> &[OsString] {
+        &self.args
+    }
+
+    fn command(&self) -> Command {
+        let mut c = Command::new(&self.program);
+        c.args(&self.args);
+        for (k, v) in &self.env {
+            match v {
+                Some(v) => c.env(k, v),
+                None => c.env_remove(k),
+            };
+        }
+        if let Some(d) = &self.cwd {
+            c.current_dir(d);
+        }
+        c
+    }
+
+    /// Runs to completion, capturing stdout and stderr (LC_ALL=C, as Kbuild's probes do, so
+    /// version lines parse the same everywhere).
+    pub fn output(&self) -> anyhow::Result<Output> {
+        let mut c = self.command();
+        c.env("LC_ALL", "C")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .stdin(if self.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            });
+        let mut child = c
+            .spawn()
+            .with_context(|| format!("cannot run `{}`", self.program.to_string_lossy()))?;
+        if let Some(input) = &self.stdin {
+            let mut sin = child.stdin.take().expect("piped");
+            // A child that exits without reading its stdin is not an error here.
+            let _ = sin.write_all(input);
+        }
+        let out = child
+            .wait_with_output()
+            .with_context(|| format!("waiting for `{self}`"))?;
+        Ok(Output {
+            status: out.status,
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        })
+    }
+
+    /// Runs with inherited stdio (for the wrapper and for `make`), returning the status.
+    pub fn status_inherit(&self) -> anyhow::Result<ExitStatus> {
+        self.command()
+            .status()
+            .with_context(|| format!("cannot run `{}`", self.program.to_string_lossy()))
+    }
+
+    /// Replaces the current process image (Unix `exec`); returns only on failure.
+    #[cfg(unix)]
+    pub fn exec_replace(&self) -> std::io::Error {
+        use std::os::unix::process::CommandExt as _;
+        self.command().exec()
+    }
+}
+
+/// Shell-style display, quoting words that need it (for `-v` and error messages).
+impl fmt::Display for Process {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, v) in &self.env {
+            if let Some(v) = v {
+                write!(
+                    f,
+                    "{}={} ",
+                    k.to_string_lossy(),
+                    shell_quote(&v.to_string_lossy())
+                )?;
+            }
+        }
+        write!(f, "{}", shell_quote(&self.program.to_string_lossy()))?;
+        for a in &self.args {
+            write!(f, " {}", shell_quote(&a.to_string_lossy()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Quotes a word for a POSIX shell when it holds anything but safe characters.
+pub fn shell_quote(s: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,@+%^".contains(c);
+    if !s.is_empty() && s.chars().all(safe) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_and_captures() {
+        let o = Process::new("sh")
+            .args(["-c", "cat; echo err >&2; exit 3"])
+            .stdin_bytes("in")
+            .output()
+            .unwrap();
+        assert_eq!(o.stdout, "in");
+        assert_eq!(o.stderr, "err\n");
+        assert_eq!(o.status.code(), Some(3));
+    }
+
+    #[test]
+    fn display_quotes_what_needs_it() {
+        let p = Process::new("rustc")
+            .env("RUST_MODFILE", "a b")
+            .args(["-Cx=y", "it's"]);
+        assert_eq!(p.to_string(), r"RUST_MODFILE='a b' rustc -Cx=y 'it'\''s'");
+    }
+
+    #[test]
+    fn missing_program_is_named() {
+        let e = Process::new("/nonexistent/tool").output().unwrap_err();
+        assert!(format!("{e:#}").contains("/nonexistent/tool"));
+    }
+}

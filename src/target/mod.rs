@@ -1,0 +1,344 @@
+//! Stage 3b: the target — which `--target` rustc gets for an architecture, the `-C`/`-Z`
+//! flags that go with it, and, where a custom spec is needed, the spec file itself.
+//!
+//! Today's kernel keeps the custom spec minimal (only x86 needs one) and says everything else
+//! with built-in targets and flags, because the spec format is unstable; this module follows
+//! the tree's vintage. The spec text for x86 is the kernel generator's, byte for byte: rustc
+//! identifies a custom target by a hash of the file, so the same inputs must give the same bytes.
+
+use crate::flags::{Ctx, Flag, ObjKind};
+use crate::kconfig::DotConfig;
+use crate::toolchain::RustcInfo;
+use crate::tree::{Arch, Vintage};
+
+/// Where the vintage keeps the generated spec, relative to the object tree.
+pub fn spec_path(vintage: Vintage) -> &'static str {
+    match vintage {
+        Vintage::V2021 => "rust/target.json",
+        _ => "scripts/target.json",
+    }
+}
+
+/// Whether this arch uses a custom spec file in the vintage (else a built-in target).
+pub fn uses_spec(vintage: Vintage, arch: Arch) -> bool {
+    match vintage {
+        Vintage::V2021 => true,
+        _ => matches!(arch, Arch::X86_64 | Arch::X86),
+    }
+}
+
+/// The arch flags added to KBUILD_RUSTFLAGS by `arch/$(SRCARCH)/Makefile` (6.12 and 7.3). The
+/// 2021 vintage passes its target per rule and has no arch flags.
+pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
+    let mut out = vec![];
+    let mk = |s: &str| format!("arch/{}/Makefile{s}", ctx.arch.srcarch());
+    match (ctx.vintage, ctx.arch) {
+        (Vintage::V2021, _) => {}
+        (_, Arch::X86_64 | Arch::X86) => {
+            out.push(Flag::new(
+                format!("--target={}/{}", ctx.objtree, spec_path(ctx.vintage)),
+                format!("{}: x86 uses the generated target spec", mk("")),
+            ));
+            out.push(Flag::new(
+                "-Ctarget-feature=-sse,-sse2,-sse3,-ssse3,-sse4.1,-sse4.2,-avx,-avx2",
+                format!("{}: no FP/SIMD in the kernel", mk("")),
+            ));
+            if ctx.on("X86_KERNEL_IBT") {
+                out.push(Flag::new(
+                    "-Zcf-protection=branch",
+                    ctx.sym("X86_KERNEL_IBT"),
+                ));
+                let (ok, why) = ctx.rustc_at_least(1, 93, 0);
+                let jt = if ok {
+                    "-Cjump-tables=n"
+                } else {
+                    "-Zno-jump-tables"
+                };
+                out.push(Flag::new(
+                    jt,
+                    format!("{} and {why}", ctx.sym("X86_KERNEL_IBT")),
+                ));
+            }
+            if ctx.arch == Arch::X86_64 {
+                if ctx.vintage == Vintage::K6_12 {
+                    for (s, f) in [
+                        ("MK8", "-Ctarget-cpu=k8"),
+                        ("MPSC", "-Ctarget-cpu=nocona"),
+                        ("MCORE2", "-Ctarget-cpu=core2"),
+                        ("MATOM", "-Ctarget-cpu=atom"),
+                        ("GENERIC_CPU", "-Ztune-cpu=generic"),
+                    ] {
+                        if ctx.on(s) {
+                            out.push(Flag::new(f, ctx.sym(s)));
+                        }
+                    }
+                } else if ctx.on("X86_NATIVE_CPU") {
+                    out.push(Flag::new("-Ctarget-cpu=native", ctx.sym("X86_NATIVE_CPU")));
+                } else {
+                    let why = format!("{}, so a generic x86-64", ctx.sym("X86_NATIVE_CPU"));
+                    out.push(Flag::new("-Ctarget-cpu=x86-64", why.clone()));
+                    out.push(Flag::new("-Ztune-cpu=generic", why));
+                }
+                out.push(Flag::new("-Cno-redzone=y", "x86_64 kernel: no red zone"));
+                out.push(Flag::new("-Ccode-model=kernel", "x86_64 kernel code model"));
+            }
+            if ctx.on("MITIGATION_RETPOLINE") && ctx.on("MITIGATION_RETHUNK") {
+                out.push(Flag::new(
+                    "-Zfunction-return=thunk-extern",
+                    format!(
+                        "{} and {} (RETPOLINE_RUSTFLAGS)",
+                        ctx.sym("MITIGATION_RETPOLINE"),
+                        ctx.sym("MITIGATION_RETHUNK")
+                    ),
+                ));
+            }
+            if ctx.on("CALL_PADDING") {
+                let n = ctx.cfg.text("FUNCTION_PADDING_BYTES").unwrap_or_default();
+                out.push(Flag::new(
+                    format!("-Zpatchable-function-entry={n},{n}"),
+                    format!(
+                        "{} with {}",
+                        ctx.sym("CALL_PADDING"),
+                        ctx.sym("FUNCTION_PADDING_BYTES")
+                    ),
+                ));
+            }
+        }
+        (_, Arch::Arm64) => {
+            let (ok, why) = ctx.rustc_at_least(1, 85, 0);
+            if ok {
+                out.push(Flag::new("--target=aarch64-unknown-none-softfloat", why));
+            } else {
+                out.push(Flag::new("--target=aarch64-unknown-none", why.clone()));
+                out.push(Flag::new("-Ctarget-feature=-neon", why));
+            }
+            if !ctx.on("UNWIND_TABLES") {
+                out.push(Flag::new(
+                    "-Cforce-unwind-tables=n",
+                    ctx.sym("UNWIND_TABLES"),
+                ));
+            } else {
+                out.push(Flag::new(
+                    "-Cforce-unwind-tables=y",
+                    ctx.sym("UNWIND_TABLES"),
+                ));
+                out.push(Flag::new("-Zuse-sync-unwind=n", ctx.sym("UNWIND_TABLES")));
+                let (ok, why) = ctx.rustc_at_least(1, 98, 0);
+                if !ok {
+                    out.push(Flag::new("-Zllvm_module_flag=uwtable:u32:2:max", why));
+                }
+            }
+            if ctx.on("ARM64_BTI_KERNEL") {
+                out.push(Flag::new(
+                    "-Zbranch-protection=bti,pac-ret",
+                    ctx.sym("ARM64_BTI_KERNEL"),
+                ));
+            } else if ctx.on("ARM64_PTR_AUTH_KERNEL") {
+                out.push(Flag::new(
+                    "-Zbranch-protection=pac-ret",
+                    ctx.sym("ARM64_PTR_AUTH_KERNEL"),
+                ));
+            }
+            if ctx.on("SHADOW_CALL_STACK") {
+                out.push(Flag::new("-Zfixed-x18", ctx.sym("SHADOW_CALL_STACK")));
+            }
+        }
+        (_, Arch::Riscv64) => {
+            let why = "arch/riscv/Makefile: RV64I";
+            out.push(Flag::new("-Ctarget-cpu=generic-rv64", why));
+            out.push(Flag::new("--target=riscv64imac-unknown-none-elf", why));
+            out.push(Flag::new("-Cno-redzone", why));
+            if !ctx.on("RISCV_ISA_C") {
+                out.push(Flag::new("-Ctarget-feature=-c", ctx.sym("RISCV_ISA_C")));
+            }
+        }
+        (_, Arch::Riscv32) => {
+            let why = "arch/riscv/Makefile: RV32I (not supported upstream; rkbuild extension)";
+            out.push(Flag::new("-Ctarget-cpu=generic-rv32", why));
+            out.push(Flag::new("--target=riscv32imac-unknown-none-elf", why));
+            if !ctx.on("RISCV_ISA_C") {
+                out.push(Flag::new("-Ctarget-feature=-c", ctx.sym("RISCV_ISA_C")));
+            }
+        }
+        (_, Arch::Loongarch64) => {
+            out.push(Flag::new(
+                "--target=loongarch64-unknown-none-softfloat",
+                mk(""),
+            ));
+            out.push(Flag::new("-Ccode-model=small", mk("")));
+        }
+        (_, Arch::Arm) => {
+            out.push(Flag::new("--target=arm-unknown-linux-gnueabi", mk("")));
+        }
+        (_, Arch::Powerpc64) => {
+            out.push(Flag::new("--target=powerpc64le-unknown-linux-gnu", mk("")));
+            out.push(Flag::new(
+                "-Ctarget-feature=-mma,-vsx,-hard-float,-altivec",
+                mk(": no FP/vector in the kernel"),
+            ));
+        }
+        (_, Arch::Powerpc) => {
+            out.push(Flag::new("--target=powerpc-unknown-linux-gnu", mk("")));
+        }
+        (_, Arch::S390) => {
+            out.push(Flag::new("--target=s390x-unknown-none-softfloat", mk("")));
+            out.push(Flag::new("-Zpacked-stack", mk("")));
+            out.push(Flag::new("-Ctarget-feature=+backchain", mk("")));
+        }
+    }
+    out
+}
+
+/// Arch flags that differ between kernel and module objects.
+pub fn modkern_arch_flags(ctx: &Ctx, kind: ObjKind) -> Vec<Flag> {
+    let mut out = vec![];
+    if ctx.vintage != Vintage::V2021 && ctx.arch == Arch::Loongarch64 {
+        match kind {
+            ObjKind::Kernel => {
+                out.push(Flag::new(
+                    "-Zdirect-access-external-data=yes",
+                    "arch/loongarch/Makefile (KBUILD_RUSTFLAGS_KERNEL)",
+                ));
+                if ctx.on("RELOCATABLE") {
+                    out.push(Flag::new("-Crelocation-model=pie", ctx.sym("RELOCATABLE")));
+                }
+            }
+            ObjKind::Module => out.push(Flag::new(
+                "-Zdirect-access-external-data=no",
+                "arch/loongarch/Makefile (KBUILD_RUSTFLAGS_MODULE)",
+            )),
+        }
+    }
+    out
+}
+
+/// The 2021 vintage's per-rule `--target=` (`rust_cross_flags`): the spec written by rkbuild.
+pub fn cross_flags(ctx: &Ctx) -> Vec<Flag> {
+    if ctx.vintage != Vintage::V2021 {
+        return vec![];
+    }
+    vec![Flag::new(
+        format!("--target={}/{}", ctx.objtree, spec_path(ctx.vintage)),
+        "2021 rust_cross_flags: the generated target spec",
+    )]
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SpecError {
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("CONFIG_RUSTC_VERSION is missing or not a number; the target spec depends on it")]
+    NoRustcVersion,
+}
+
+/// The kernel's `scripts/generate_rust_target.rs` for x86 (6.12/7.3), byte for byte: four-space
+/// "almost JSON", keys in push order, version-dependent keys from the detected rustc.
+pub fn kernel_x86_spec(cfg: &DotConfig, rustc: &RustcInfo) -> Result<String, SpecError> {
+    let has = |s: &str| cfg.has(s);
+    let mut entries: Vec<(&str, String)> = vec![];
+    let q = |s: &str| format!("\"{s}\"");
+    let x86_64 = if has("X86_64") {
+        true
+    } else if has("X86_32") {
+        if !has("UML") {
+            return Err(SpecError::Unsupported(
+                "32-bit x86 only works under UML".into(),
+            ));
+        }
+        false
+    } else {
+        return Err(SpecError::Unsupported(
+            "only x86 uses a generated target spec in this kernel; other architectures use a built-in rustc target".into(),
+        ));
+    };
+    entries.push(("arch", q(if x86_64 { "x86_64" } else { "x86" })));
+    if rustc.at_least(1, 98, 0) {
+        entries.push(("rustc-abi", q("softfloat")));
+    } else if rustc.at_least(1, 86, 0) {
+        entries.push(("rustc-abi", q("x86-softfloat")));
+    }
+    let mut features = String::from("-mmx,+soft-float");
+    if x86_64 {
+        entries.push((
+            "data-layout",
+            q("e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"),
+        ));
+        if has("MITIGATION_RETPOLINE") {
+            features +=
+                ",+retpoline-external-thunk,+retpoline-indirect-branches,+retpoline-indirect-calls";
+        }
+        if has("MITIGATION_SLS") {
+            features += ",+harden-sls-ijmp,+harden-sls-ret";
+        }
+        if has("X86_NATIVE_CPU") {
+            features += ",-apxf";
+        }
+        entries.push(("features", q(&features)));
+        entries.push(("llvm-target", q("x86_64-linux-gnu")));
+        entries.push((
+            "supported-sanitizers",
+            "[\"kcfi\",\"kernel-address\"]".into(),
+        ));
+    } else {
+        entries.push(("data-layout", q("e-m:e-p:32:32-p270:32:32-p271:32:32-p272:64:64-i128:128-f64:32:64-f80:32-n8:16:32-S128")));
+        if has("MITIGATION_RETPOLINE") {
+            features += ",+retpoline-external-thunk";
+        }
+        entries.push(("features", q(&features)));
+        entries.push(("llvm-target", q("i386-unknown-linux-gnu")));
+    }
+    let width = if x86_64 { "64" } else { "32" };
+    entries.push((
+        "target-pointer-width",
+        if rustc.at_least(1, 91, 0) {
+            width.to_string()
+        } else {
+            q(width)
+        },
+    ));
+    entries.push(("emit-debug-gdb-scripts", "false".into()));
+    entries.push(("frame-pointer", q("may-omit")));
+    entries.push(("stack-probes", "{\"kind\": \"none\"}".into()));
+    if has("CPU_BIG_ENDIAN") {
+        entries.push(("target-endian", q("big")));
+    }
+    let body: Vec<String> = entries
+        .iter()
+        .map(|(k, v)| format!("    \"{k}\": {v}"))
+        .collect();
+    Ok(format!("{{\n{}\n}}\n", body.join(",\n")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kconfig::Format;
+    use std::path::Path;
+
+    fn cfg(text: &str) -> DotConfig {
+        DotConfig::parse(Path::new("auto.conf"), text, Format::AutoConf).unwrap()
+    }
+
+    #[test]
+    fn x86_spec_thresholds() {
+        let c = cfg("CONFIG_X86_64=y\nCONFIG_MITIGATION_RETPOLINE=y\n");
+        let at = |v: &str| kernel_x86_spec(&c, &RustcInfo::synthetic(v)).unwrap();
+        assert!(!at("1.85.99").contains("rustc-abi"));
+        assert!(at("1.86.0").contains("\"rustc-abi\": \"x86-softfloat\""));
+        assert!(at("1.90.0").contains("\"target-pointer-width\": \"64\""));
+        assert!(at("1.91.0").contains("\"target-pointer-width\": 64,"));
+        assert!(at("1.98.0").contains("\"rustc-abi\": \"softfloat\""));
+        assert_eq!(at("1.95.0").lines().count(), 12);
+        let be = cfg("CONFIG_X86_64=y\nCONFIG_CPU_BIG_ENDIAN=y\n");
+        let s = kernel_x86_spec(&be, &RustcInfo::synthetic("1.95.0")).unwrap();
+        assert!(s.ends_with(
+            "    \"stack-probes\": {\"kind\": \"none\"},\n    \"target-endian\": \"big\"\n}\n"
+        ));
+        assert!(
+            kernel_x86_spec(&cfg("CONFIG_X86_32=y\n"), &RustcInfo::synthetic("1.95.0"))
+                .unwrap_err()
+                .to_string()
+                .contains("UML")
+        );
+    }
+}

@@ -1,0 +1,66 @@
+//! Shared helpers for integration tests: where the real kernel's outputs and the real tools are.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// `../shared/oracle` beside the checkout (CI lays a copy there), or `RKBUILD_ORACLE`.
+pub fn oracle(rel: &str) -> PathBuf {
+    let base = std::env::var_os("RKBUILD_ORACLE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle"));
+    let p = base.join(rel);
+    assert!(
+        p.exists(),
+        "the kernel oracle file `{}` is missing: tests need ../shared/oracle beside the checkout (or RKBUILD_ORACLE)",
+        p.display()
+    );
+    p
+}
+
+pub fn read(p: &std::path::Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()))
+}
+
+/// A command the kernel ran, from `kbuild-commands.txt`: its environment words, program and
+/// arguments (shell-split, up to the first `;` that ends the rustc part).
+#[derive(Debug)]
+pub struct KbuildCmd {
+    pub env: Vec<(String, String)>,
+    pub program: String,
+    pub args: Vec<String>,
+}
+
+pub fn kbuild_cmd(vintage: &str, target: &str) -> KbuildCmd {
+    let text = read(&oracle(&format!(
+        "linux-{vintage}/x86_64-defconfig-rust/kbuild-commands.txt"
+    )));
+    let prefix = format!("savedcmd_{target} := ");
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no {target} in the {vintage} oracle"));
+    let words = shlex::split(line).expect("shell words");
+    let mut words = words.into_iter().take_while(|w| !w.starts_with(';'));
+    let mut env = vec![];
+    let program = loop {
+        let w = words.next().expect("a program");
+        match w.split_once('=') {
+            Some((k, v)) if k.chars().all(|c| c.is_ascii_uppercase() || c == '_') => {
+                env.push((k.to_string(), v.to_string()))
+            }
+            _ => break w,
+        }
+    };
+    KbuildCmd {
+        env,
+        program,
+        args: words.collect(),
+    }
+}
+
+/// Path to the tool-install environment written by scripts/install-deps.sh.
+pub fn tool_env(var: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| {
+        panic!("{var} is not set: run `bash scripts/install-deps.sh` and source /var/cache/rkbuild-ci/env.sh (the test needs that real tool)")
+    })
+}
