@@ -14,6 +14,7 @@ use rkbuild::toolchain::ToolNames;
 #[command(
     name = "rkbuild",
     version,
+    args_override_self = true,
     about = "Kbuild for the Rust side of the Linux kernel",
     long_about = "Kbuild for the Rust side of the Linux kernel: reads .config and the Rust toolchain, \
 writes rustc_cfg, target specs and rustc flags as the kernel does, builds the Rust crates, writes \
@@ -116,6 +117,12 @@ impl From<TreeArgs> for TreeOpts {
 }
 
 fn main() -> ExitCode {
+    // Die quietly on a closed pipe (`rkbuild config --explain | head`), like other Unix tools.
+    #[cfg(unix)]
+    // SAFETY: resetting a signal disposition to its default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let out = Out {
         verbose: cli.verbose || std::env::var("V").is_ok_and(|v| v == "1"),

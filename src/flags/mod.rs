@@ -82,6 +82,9 @@ impl Ctx<'_> {
     /// `CONFIG_X=value (file:line)` or `CONFIG_X is not set`, for explanations.
     pub fn sym(&self, name: &str) -> String {
         match (self.cfg.get(name), self.cfg.origin(name)) {
+            (Some(crate::kconfig::Value::Tristate(crate::kconfig::Tristate::No)), Some(at)) => {
+                format!("CONFIG_{name} is not set ({at})")
+            }
             (Some(v), Some(at)) => format!("CONFIG_{name}={v} ({at})"),
             _ => format!("CONFIG_{name} is not set"),
         }
