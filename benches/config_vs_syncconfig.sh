@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Benchmark: `rkbuild config` vs the kernel's own `make syncconfig`, side by side, on the
+# oracle's x86_64 defconfig+Rust configuration in the real Debian 6.12 tree.
+# Both turn .config into include/generated/rustc_cfg (make also writes auto.conf/autoconf.h
+# and runs its Kconfig toolchain probes). Prints medians and the ratio.
+# Usage: benches/config_vs_syncconfig.sh [RUNS]   (needs scripts/install-deps.sh done)
+set -euo pipefail
+RUNS=${1:-10}
+here=$(cd "$(dirname "$0")/.." && pwd)
+source /var/cache/rkbuild-ci/env.sh
+K=$RKBUILD_TEST_LINUX_612
+CFG=$here/tests/fixtures/configs/x86_64-defconfig-rust-6.12.config
+work=$(mktemp -d /tmp/rkbuild-bench-config.XXXX)
+trap 'rm -rf "$work"' EXIT
+export LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_PATH
+M=(make -s -C "$K" O="$work/make" LLVM=-14 RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
+   BINDGEN="$RKBUILD_TEST_BINDGEN" RUST_LIB_SRC="$RKBUILD_TEST_LIB_185")
+cargo build --release --quiet --manifest-path "$here/Cargo.toml"
+RK="$here/target/release/rkbuild"
+
+mkdir -p "$work/make"
+cp "$CFG" "$work/make/.config"
+"${M[@]}" syncconfig >/dev/null 2>&1   # builds scripts/kconfig/conf once (not timed)
+
+now() { date +%s.%N; }
+declare -a tm tr
+for i in $(seq "$RUNS"); do
+  touch "$work/make/.config"
+  t0=$(now); "${M[@]}" syncconfig >/dev/null 2>&1; t1=$(now)
+  rm -rf "$work/rk"
+  t2=$(now); "$RK" config -q --config "$CFG" -O "$work/rk" --rustc /usr/bin/rustc --kbuild 6.12 >/dev/null; t3=$(now)
+  tm+=("$(echo "$t1 - $t0" | bc -l)"); tr+=("$(echo "$t3 - $t2" | bc -l)")
+done
+# Same content: rkbuild's rustc_cfg equals make's (as a set).
+diff <(sort "$work/make/include/generated/rustc_cfg") <(sort "$work/rk/include/generated/rustc_cfg") >/dev/null \
+  && same=yes || same=NO
+python3 - "$same" "${tm[*]}" "${tr[*]}" <<'PY'
+import statistics, sys
+same, m, r = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
+mm, rr = statistics.median(m), statistics.median(r)
+print(f"runs: {len(m)} each; rustc_cfg identical: {same}")
+print(f"make syncconfig : median {mm*1000:9.1f} ms  (min {min(m)*1000:.1f}, max {max(m)*1000:.1f})")
+print(f"rkbuild config  : median {rr*1000:9.1f} ms  (min {min(r)*1000:.1f}, max {max(r)*1000:.1f})")
+print(f"ratio (make / rkbuild): {mm/rr:.0f}x")
+PY
