@@ -14,7 +14,16 @@ const CFG_73: &str = "tests/fixtures/configs/x86_64-defconfig-rust-7.3.config";
 
 fn rkbuild() -> Command {
     let mut c = Command::cargo_bin("rkbuild").unwrap();
-    for v in ["RUSTC", "BINDGEN", "CLIPPY_DRIVER", "RUSTDOC", "RUSTFMT", "RUST_LIB_SRC", "KRUSTFLAGS", "V"] {
+    for v in [
+        "RUSTC",
+        "BINDGEN",
+        "CLIPPY_DRIVER",
+        "RUSTDOC",
+        "RUSTFMT",
+        "RUST_LIB_SRC",
+        "KRUSTFLAGS",
+        "V",
+    ] {
         c.env_remove(v);
     }
     c
@@ -26,7 +35,9 @@ fn rustc185() -> String {
 
 fn config(cfg: &str, out: &Path) -> Command {
     let mut c = rkbuild();
-    c.args(["config", "--config", cfg, "-O"]).arg(out).args(["--rustc", &rustc185()]);
+    c.args(["config", "--config", cfg, "-O"])
+        .arg(out)
+        .args(["--rustc", &rustc185()]);
     c
 }
 
@@ -76,10 +87,16 @@ fn writes_every_file_and_rewrites_nothing_when_unchanged() {
     );
     // The real kernel's target.json for this config and rustc, byte for byte.
     let spec = std::fs::read(o.path().join("scripts/target.json")).unwrap();
-    let oracle = std::fs::read(common::oracle("linux-6.12/x86_64-defconfig-rust/target.json")).unwrap();
+    let oracle = std::fs::read(common::oracle(
+        "linux-6.12/x86_64-defconfig-rust/target.json",
+    ))
+    .unwrap();
     assert_eq!(spec, oracle);
     let mtimes = |d: &Path| -> Vec<_> {
-        files_under(d).iter().map(|p| std::fs::metadata(p).unwrap().modified().unwrap()).collect()
+        files_under(d)
+            .iter()
+            .map(|p| std::fs::metadata(p).unwrap().modified().unwrap())
+            .collect()
     };
     let before = mtimes(o.path());
     std::thread::sleep(std::time::Duration::from_millis(30));
@@ -87,15 +104,23 @@ fn writes_every_file_and_rewrites_nothing_when_unchanged() {
         .assert()
         .success()
         .stdout(predicate::str::contains("UPD").not());
-    assert_eq!(before, mtimes(o.path()), "unchanged files keep their timestamps");
+    assert_eq!(
+        before,
+        mtimes(o.path()),
+        "unchanged files keep their timestamps"
+    );
     // A real change rewrites only what changed.
     let mut c = config(CFG_612, o.path());
     c.args(["--krustflags", "-Cdebuginfo=1"]);
-    c.assert()
-        .success()
-        .stdout(predicate::str::contains("rustc_flags").and(predicate::str::contains("rustc_cfg").not()));
-    let flags = std::fs::read_to_string(o.path().join("include/generated/rustc_flags_module")).unwrap();
-    assert!(flags.ends_with("--cfg\nMODULE\n"), "module flags end with --cfg MODULE: {flags}");
+    c.assert().success().stdout(
+        predicate::str::contains("rustc_flags").and(predicate::str::contains("rustc_cfg").not()),
+    );
+    let flags =
+        std::fs::read_to_string(o.path().join("include/generated/rustc_flags_module")).unwrap();
+    assert!(
+        flags.ends_with("--cfg\nMODULE\n"),
+        "module flags end with --cfg MODULE: {flags}"
+    );
     assert!(flags.contains("\n-Cdebuginfo=1\n"));
 }
 
@@ -107,16 +132,37 @@ fn the_real_rustc_accepts_the_written_argfiles() {
     let out = std::process::Command::new(rustc185())
         .current_dir(o.path())
         .env("RUSTC_BOOTSTRAP", "1")
-        .args(["@include/generated/rustc_flags_module", "@include/generated/rustc_cfg", "--print", "cfg"])
+        .args([
+            "@include/generated/rustc_flags_module",
+            "@include/generated/rustc_cfg",
+            "--print",
+            "cfg",
+        ])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("CONFIG_RUST=\"y\"") && stdout.lines().any(|l| l == "MODULE"), "{stdout}");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("CONFIG_RUST=\"y\"") && stdout.lines().any(|l| l == "MODULE"),
+        "{stdout}"
+    );
     // The generated spec was loaded (x86_64, no OS) and the codegen flags took effect.
-    assert!(stdout.contains("target_arch=\"x86_64\"") && stdout.contains("target_os=\"none\""), "{stdout}");
-    assert!(stdout.lines().any(|l| l == "overflow_checks"), "-Coverflow-checks=y");
-    assert!(!stdout.lines().any(|l| l == "debug_assertions"), "-Cdebug-assertions=n");
+    assert!(
+        stdout.contains("target_arch=\"x86_64\"") && stdout.contains("target_os=\"none\""),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().any(|l| l == "overflow_checks"),
+        "-Coverflow-checks=y"
+    );
+    assert!(
+        !stdout.lines().any(|l| l == "debug_assertions"),
+        "-Cdebug-assertions=n"
+    );
 }
 
 #[test]
@@ -130,9 +176,15 @@ fn explain_names_the_symbol_and_line() {
         .position(|l| l == "CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y")
         .unwrap()
         + 1;
-    c.assert().success().stdout(predicate::str::contains(format!(
-        "-Copt-level=2  ← CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y ({CFG_612}:{line})"
-    )).or(predicate::str::is_match(format!(r"-Copt-level=2 +← CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y \({CFG_612}:{line}\)")).unwrap()));
+    c.assert().success().stdout(
+        predicate::str::contains(format!(
+            "-Copt-level=2  ← CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y ({CFG_612}:{line})"
+        ))
+        .or(predicate::str::is_match(format!(
+            r"-Copt-level=2 +← CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y \({CFG_612}:{line}\)"
+        ))
+        .unwrap()),
+    );
 }
 
 #[test]
@@ -145,7 +197,11 @@ fn json_report() {
     assert_eq!(v["reason"], "config");
     assert_eq!(v["report"]["vintage"], "7.3");
     assert_eq!(v["report"]["arch"], "x86_64");
-    assert!(v["report"]["kernel_flags"].as_array().unwrap().iter().any(|f| f["arg"] == "-Copt-level=2"));
+    assert!(v["report"]["kernel_flags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["arg"] == "-Copt-level=2"));
 }
 
 fn assert_rejected(cfg_text: Option<&str>, extra: &[&str], needles: &[&str]) {
@@ -162,12 +218,24 @@ fn assert_rejected(cfg_text: Option<&str>, extra: &[&str], needles: &[&str]) {
     for n in needles {
         assert!(err.contains(n), "expected `{n}` in:\n{err}");
     }
-    assert!(files_under(&o).is_empty(), "nothing may be written on error: {:?}", files_under(&o));
+    assert!(
+        files_under(&o).is_empty(),
+        "nothing may be written on error: {:?}",
+        files_under(&o)
+    );
 }
 
 #[test]
 fn missing_config() {
-    assert_rejected(None, &[], &["cannot read the kernel configuration", "missing.config", "make defconfig"]);
+    assert_rejected(
+        None,
+        &[],
+        &[
+            "cannot read the kernel configuration",
+            "missing.config",
+            "make defconfig",
+        ],
+    );
 }
 
 #[test]
@@ -175,7 +243,12 @@ fn malformed_line_names_file_and_line() {
     assert_rejected(
         Some("CONFIG_RUST=y\nCONFIG_X86_64=y\nCONFIG_FOO=\"unterminated\n"),
         &[],
-        &["test.config:3:", "unterminated", "CONFIG_FOO=\"unterminated", "expected:"],
+        &[
+            "test.config:3:",
+            "unterminated",
+            "CONFIG_FOO=\"unterminated",
+            "expected:",
+        ],
     );
 }
 
@@ -190,12 +263,20 @@ fn rust_not_set_says_how_to_enable_it() {
 
 #[test]
 fn unknown_arch() {
-    assert_rejected(Some("CONFIG_RUST=y\n"), &["--arch", "sparc64"], &["unknown architecture `sparc64`", "fix:"]);
+    assert_rejected(
+        Some("CONFIG_RUST=y\n"),
+        &["--arch", "sparc64"],
+        &["unknown architecture `sparc64`", "fix:"],
+    );
 }
 
 #[test]
 fn arch_mismatch() {
-    assert_rejected(Some("CONFIG_RUST=y\nCONFIG_X86_64=y\n"), &["--arch", "arm64"], &["is for x86_64", "arm64"]);
+    assert_rejected(
+        Some("CONFIG_RUST=y\nCONFIG_X86_64=y\n"),
+        &["--arch", "arm64"],
+        &["is for x86_64", "arm64"],
+    );
 }
 
 #[test]
@@ -221,7 +302,11 @@ fn missing_rustc_is_named() {
     assert_rejected(
         Some("CONFIG_RUST=y\nCONFIG_X86_64=y\n"),
         &["--rustc", "/nonexistent/rustc"],
-        &["Rust compiler `/nonexistent/rustc` could not be found", "RUSTC", "fix:"],
+        &[
+            "Rust compiler `/nonexistent/rustc` could not be found",
+            "RUSTC",
+            "fix:",
+        ],
     );
 }
 
@@ -231,7 +316,11 @@ fn too_old_rustc_against_the_trees_minimum() {
     let dir = tempfile::tempdir().unwrap();
     let s = dir.path().join("linux");
     std::fs::create_dir_all(s.join("scripts")).unwrap();
-    std::fs::write(s.join("Makefile"), "VERSION = 9\nPATCHLEVEL = 0\nSUBLEVEL = 0\n").unwrap();
+    std::fs::write(
+        s.join("Makefile"),
+        "VERSION = 9\nPATCHLEVEL = 0\nSUBLEVEL = 0\n",
+    )
+    .unwrap();
     std::fs::write(s.join("scripts/generate_rust_target.rs"), "").unwrap();
     std::fs::write(
         s.join("scripts/min-tool-version.sh"),
@@ -242,7 +331,11 @@ fn too_old_rustc_against_the_trees_minimum() {
     assert_rejected(
         Some("CONFIG_RUST=y\nCONFIG_X86_64=y\n"),
         &["--srctree", &srctree],
-        &["too old", "1.85.0 found, 9.0.0 needed", "min-tool-version.sh"],
+        &[
+            "too old",
+            "1.85.0 found, 9.0.0 needed",
+            "min-tool-version.sh",
+        ],
     );
 }
 
@@ -256,7 +349,10 @@ fn env_overrides_like_kbuild() {
         .arg(o.path())
         .assert()
         .failure()
-        .stderr(predicate::str::contains("/nonexistent/from-env").and(predicate::str::contains("named by RUSTC")));
+        .stderr(
+            predicate::str::contains("/nonexistent/from-env")
+                .and(predicate::str::contains("named by RUSTC")),
+        );
     rkbuild()
         .env("RUSTC", "/nonexistent/from-env")
         .env("KRUSTFLAGS", "-Cfrom-env=1")
@@ -278,7 +374,10 @@ fn vintage_is_detected_from_the_real_612_tree() {
     let out = c.assert().success().get_output().stdout.clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["report"]["vintage"], "6.12");
-    assert!(v["report"]["vintage_source"].as_str().unwrap().contains("layout"));
+    assert!(v["report"]["vintage_source"]
+        .as_str()
+        .unwrap()
+        .contains("layout"));
 }
 
 #[test]
@@ -287,16 +386,28 @@ fn doctor_with_the_real_toolchain() {
     c.args(["doctor", "--kbuild", "6.12", "--rustc", &rustc185()])
         .args(["--bindgen", &common::tool_env("RKBUILD_TEST_BINDGEN")])
         .args(["--rust-lib-src", &common::tool_env("RKBUILD_TEST_LIB_185")])
-        .env("LIBCLANG_PATH", common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"))
+        .env(
+            "LIBCLANG_PATH",
+            common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+        )
         .args(["--message-format", "json"]);
     let out = c.assert().success().get_output().stdout.clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["ok"], true, "{v:#}");
     let checks = v["report"]["checks"].as_array().unwrap();
-    let found = |n: &str| checks.iter().find(|c| c["name"] == n).unwrap()["found"].as_str().unwrap().to_string();
+    let found = |n: &str| {
+        checks.iter().find(|c| c["name"] == n).unwrap()["found"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
     assert!(found("rustc").contains("1.85.0"));
     assert!(found("bindgen").contains("0.71.1"));
-    assert!(found("libclang").contains("libclang 14."), "{}", found("libclang"));
+    assert!(
+        found("libclang").contains("libclang 14."),
+        "{}",
+        found("libclang")
+    );
     assert_eq!(v["report"]["minimums"]["rustc"], "1.78.0");
 }
 
@@ -308,13 +419,35 @@ fn doctor_failures_say_how_to_fix() {
         .args(["--bindgen", "/nonexistent/bindgen"])
         .arg("--rust-lib-src")
         .arg(dir.path());
-    c.assert()
-        .code(1)
-        .stdout(
-            predicate::str::contains("FAIL")
-                .and(predicate::str::contains("no core/src/lib.rs under"))
-                .and(predicate::str::contains("rustup component add rust-src"))
-                .and(predicate::str::contains("cargo install --locked bindgen-cli"))
-                .and(predicate::str::contains("Rust is available!").not()),
-        );
+    c.assert().code(1).stdout(
+        predicate::str::contains("FAIL")
+            .and(predicate::str::contains("no core/src/lib.rs under"))
+            .and(predicate::str::contains("rustup component add rust-src"))
+            .and(predicate::str::contains(
+                "cargo install --locked bindgen-cli",
+            ))
+            .and(predicate::str::contains("Rust is available!").not()),
+    );
+}
+
+#[test]
+fn doctor_warns_when_cc_and_libclang_differ() {
+    // CC=clang-14 is the same LLVM as bindgen's libclang 14: the kernel prints no warning.
+    let mut c = rkbuild();
+    c.args(["doctor", "--kbuild", "6.12", "--rustc", &rustc185()])
+        .args(["--bindgen", &common::tool_env("RKBUILD_TEST_BINDGEN")])
+        .args(["--rust-lib-src", &common::tool_env("RKBUILD_TEST_LIB_185")])
+        .env(
+            "LIBCLANG_PATH",
+            common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+        )
+        .env("CC", "clang-14")
+        .args(["--message-format", "json"]);
+    let out = c.assert().success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let checks = v["report"]["checks"].as_array().unwrap();
+    assert!(
+        !checks.iter().any(|c| c["name"] == "clang/libclang"),
+        "same LLVM 14: no warning"
+    );
 }

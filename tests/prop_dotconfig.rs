@@ -9,7 +9,10 @@ use rkbuild::kconfig::{rustc_cfg, DotConfig, Format, SymType, Tristate, Value};
 
 /// Executions per property; `PROPTEST_CASES` overrides.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(5_000)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5_000)
 }
 
 fn parse(text: &str, f: Format) -> Option<DotConfig> {
@@ -20,9 +23,23 @@ fn parse(text: &str, f: Format) -> Option<DotConfig> {
 fn config_line() -> impl Strategy<Value = String> {
     let name = "[A-Z0-9_]{1,12}";
     prop_oneof![
-        (name, prop_oneof!["y", "m", "n", "yes", "-?[0-9]{1,6}", "0[xX][0-9a-fA-F]{1,8}", "[0-9a-f]{1,6}"])
+        (
+            name,
+            prop_oneof![
+                "y",
+                "m",
+                "n",
+                "yes",
+                "-?[0-9]{1,6}",
+                "0[xX][0-9a-fA-F]{1,8}",
+                "[0-9a-f]{1,6}"
+            ]
+        )
             .prop_map(|(n, v)| format!("CONFIG_{n}={v}")),
-        (name, "[ -~]{0,20}").prop_map(|(n, v)| format!("CONFIG_{n}=\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\""))),
+        (name, "[ -~]{0,20}").prop_map(|(n, v)| format!(
+            "CONFIG_{n}=\"{}\"",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        )),
         name.prop_map(|n| format!("# CONFIG_{n} is not set")),
         "#[ -~]{0,20}".prop_map(String::from),
         Just(String::new()),

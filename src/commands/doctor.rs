@@ -171,6 +171,9 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
                         format!(">= {}", minimums.llvm),
                         (st == Status::Fail).then_some("install a newer libclang (`apt-get install libclang-19-dev`) and point bindgen at it with LIBCLANG_PATH=/usr/lib/llvm-19/lib"),
                     ));
+                    if let Some(c) = cc_mismatch(v) {
+                        checks.push(c);
+                    }
                     if v.major >= 22 && b.info.version < Version::new(0, 72, 1) {
                         checks.push(check(
                             "bindgen+libclang",
@@ -248,5 +251,25 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
         arch,
         minimums,
         checks,
+    })
+}
+
+/// The kernel warns when the C compiler is Clang of another version than bindgen's libclang
+/// (their flags and ABI details may disagree). `CC` as make would pass it.
+fn cc_mismatch(libclang: &Version) -> Option<Check> {
+    let cc = std::env::var("CC").ok().filter(|c| c.contains("clang"))?;
+    let out = crate::process::Process::new(&cc)
+        .arg("--version")
+        .output()
+        .ok()?;
+    let clang = crate::toolchain::version::parse_libclang_probe(&out.stdout)?;
+    (clang != *libclang).then(|| {
+        check(
+            "clang/libclang",
+            Status::Warn,
+            format!("CC={cc} is clang {clang}, bindgen uses libclang {libclang}"),
+            "the same version (the kernel warns: this may be a problem)",
+            Some("point LIBCLANG_PATH at the libclang of the same LLVM as CC (e.g. /usr/lib/llvm-NN/lib)"),
+        )
     })
 }
