@@ -81,5 +81,7 @@ export RKBUILD_TEST_LIB_195=$SRC195/usr/lib/rustlib/src/rust/library
 export RKBUILD_TEST_BINDGEN=$CACHE/bindgen/bin/bindgen
 export RKBUILD_TEST_LIBCLANG_PATH=/usr/lib/llvm-14/lib
 export RKBUILD_TEST_LINUX_612=$K612
+export RKBUILD_TEST_RUSTC_195=$(rustup which --toolchain stable rustc)
+export RKBUILD_TEST_RUSTC_NIGHTLY=$(rustup which --toolchain nightly rustc)
 ENV
 log "environment in $CACHE/env.sh"

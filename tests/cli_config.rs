@@ -451,3 +451,33 @@ fn doctor_warns_when_cc_and_libclang_differ() {
         "same LLVM 14: no warning"
     );
 }
+
+#[test]
+fn a_newer_rustc_updates_the_toolchain_symbols_like_syncconfig() {
+    // The 6.12 oracle .config was made with rustc 1.85; configure it with rustup's 1.95.
+    let o = tempfile::tempdir().unwrap();
+    let out = rkbuild()
+        .args(["config", "--config", CFG_612, "-O"])
+        .arg(o.path())
+        .args(["--rustc", &common::tool_env("RKBUILD_TEST_RUSTC_195")])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("CONFIG_RUSTC_VERSION is `108500`") && err.contains("`109500`"),
+        "{err}"
+    );
+    let cfg = std::fs::read_to_string(o.path().join("include/generated/rustc_cfg")).unwrap();
+    assert!(cfg
+        .lines()
+        .any(|l| l == "--cfg=CONFIG_RUSTC_VERSION=\"109500\""));
+    assert!(!cfg.contains("108500"));
+    // The spec follows the detected rustc: rustc-abi and an integer pointer width from 1.91.
+    let spec = std::fs::read_to_string(o.path().join("scripts/target.json")).unwrap();
+    assert!(
+        spec.contains("\"rustc-abi\": \"x86-softfloat\"")
+            && spec.contains("\"target-pointer-width\": 64,")
+    );
+}

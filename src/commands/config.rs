@@ -140,7 +140,7 @@ fn make_escape(s: &str) -> String {
 
 /// Runs `config`: read, detect, compute, then write.
 pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
-    let tree = Tree::open(opts)?;
+    let mut tree = Tree::open(opts)?;
     tree.require_rust()?;
     let mut warnings: Vec<String> = tree
         .cfg
@@ -156,6 +156,10 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
     }
     let tools = opts.tools.clone().with_env();
     let rustc = rustc_for(&tree, &tools)?;
+    warnings.extend(crate::kconfig::sync_toolchain_symbols(
+        &mut tree.cfg,
+        &rustc.info,
+    ));
     let has_remap = tree.vintage == Vintage::K7_3
         && tree.out_of_srctree()
         && toolchain::rustc_option(&rustc.path, "--remap-path-scope=macro");
