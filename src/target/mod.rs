@@ -145,10 +145,19 @@ pub fn builtin_flags(
                 "soft-float, code-model=kernel, no red zone built in",
             ));
             if cfg.has("MITIGATION_RETPOLINE") {
-                out.push(f(
-                    "-Zretpoline-external-thunk",
-                    "CONFIG_MITIGATION_RETPOLINE",
-                ));
+                // rust#135927 (1.86) added the flag; since then the target features warn
+                // (rust#116344), before it only the target features work.
+                if rustc.at_least(1, 86, 0) {
+                    out.push(f(
+                        "-Zretpoline-external-thunk",
+                        "CONFIG_MITIGATION_RETPOLINE (rustc >= 1.86)",
+                    ));
+                } else {
+                    out.push(f(
+                        "-Ctarget-feature=+retpoline-external-thunk,+retpoline-indirect-branches,+retpoline-indirect-calls",
+                        "CONFIG_MITIGATION_RETPOLINE (rustc < 1.86)",
+                    ));
+                }
             }
         }
         Arch::X86 => return Err(SpecError::Unsupported(
