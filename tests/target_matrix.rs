@@ -529,19 +529,15 @@ fn check_elf(v: &Variant, config: &DotConfig, obj: &Path, full: bool) -> Result<
         }
     }
     if v.arch == Arch::Arm64 {
-        // Soft-float: no FP/SIMD instruction anywhere in the probe's code.
-        let little = f.is_little_endian();
+        // Soft-float: no FP/SIMD instruction anywhere in the probe's code. A64 instructions
+        // are little-endian even in big-endian (aarch64_be) objects.
         for sec in f
             .sections()
             .filter(|s| s.kind() == object::SectionKind::Text)
         {
             let bytes = sec.data().map_err(|e| e.to_string())?;
             for w in bytes.chunks_exact(4) {
-                let insn = if little {
-                    u32::from_le_bytes(w.try_into().unwrap())
-                } else {
-                    u32::from_be_bytes(w.try_into().unwrap())
-                };
+                let insn = u32::from_le_bytes(w.try_into().unwrap());
                 if a64_is_fp_simd(insn) {
                     return Err(format!(
                         "{}: FP/SIMD instruction {insn:#010x} in {}",

@@ -75,6 +75,14 @@ pub enum Change {
         arch: &'static str,
         features: &'static [&'static str],
     },
+    /// The key may not hold an empty string (then it is dropped: rustc's default applies).
+    NotEmpty(&'static str),
+    /// 32-bit ARM specs must say their float ABI (`llvm-floatabi`) and a matching `abi`.
+    ArmFloatAbi,
+    /// RISC-V specs must name their ABI (`llvm-abiname`, from the float features).
+    RiscvAbiName,
+    /// Little-endian powerpc64 specs must name the ELFv2 ABI (`llvm-abiname`, `abi`).
+    Ppc64Elfv2,
     /// Unknown keys and mistyped values are hard errors (serde parser), not warnings.
     StrictParser,
     /// `--print target-spec-json-schema` exists.
@@ -109,10 +117,14 @@ const fn r(a: u64, b: u64, c: u64) -> Gate {
 
 /// THE table. Keep it sorted by version.
 pub const CHANGES: &[Row] = &[
+    Row { since: r(1, 78, 0), change: Change::NotEmpty("vendor"), why: "rustc refuses `\"vendor\": \"\"` (measured on 1.85 and 1.95); the default is \"unknown\"" },
+    Row { since: r(1, 78, 0), change: Change::RiscvAbiName, why: "rustc checks the RISC-V ABI name (measured: 1.85 and 1.95 refuse an empty one); ilp32/lp64 is the soft-float ABI, f/d suffix when +f/+d" },
+    Row { since: r(1, 78, 0), change: Change::Ppc64Elfv2, why: "little-endian powerpc64 only supports ELFv2 and rustc >= 1.95 insists on saying so (older rustc accept the keys)" },
     Row { since: r(1, 55, 0), change: Change::Renamed { from: "eliminate-frame-pointer", to: "frame-pointer", map: frame_pointer }, why: "rust#86652 replaced the boolean with always/non-leaf/may-omit" },
     Row { since: r(1, 55, 0), change: Change::Removed("is-builtin"), why: "rust#86062: custom targets may not claim to be built in (the field is gone since 1.84)" },
     Row { since: r(1, 72, 0), change: Change::Removed("needs-plt"), why: "rust#109982 renamed it to plt-by-default; the kernel links statically, so it has no effect" },
     Row { since: r(1, 76, 0), change: Change::Renamed { from: "has-elf-tls", to: "has-thread-local", map: same }, why: "rust#117873 renamed has-elf-tls" },
+    Row { since: r(1, 85, 0), change: Change::ArmFloatAbi, why: "ARM targets must set llvm-floatabi (soft for *eabi, hard for *eabihf) with a matching abi" },
     Row { since: r(1, 85, 0), change: Change::Added("llvm-floatabi"), why: "ARM's float ABI became a spec key (older rustc derives it from llvm-target)" },
     Row { since: r(1, 86, 0), change: Change::Added("rustc-abi"), why: "rust#136146: soft-float specs must say rustc-abi" },
     Row { since: r(1, 86, 0), change: Change::RustcAbi { arch: "x86", value: "x86-softfloat" }, why: "rust#136146: x86 +soft-float needs rustc-abi x86-softfloat (kernel rule)" },
@@ -184,12 +196,13 @@ fn note(key: &str, action: impl Into<String>, why: impl Into<String>) -> Note {
 pub fn rustc_abi(arch: &str, rustc: &RustcInfo) -> Option<(&'static str, &'static str)> {
     CHANGES
         .iter()
+        .rev()
         .filter(|row| row.since.passed(rustc))
         .filter_map(|row| match row.change {
             Change::RustcAbi { arch: a, value } if a == arch => Some((value, row.why)),
             _ => None,
         })
-        .last()
+        .next()
 }
 
 fn arch_of(spec: &Spec) -> String {
@@ -305,6 +318,64 @@ pub fn upgrade_static(spec: &mut Spec, rustc: &RustcInfo) -> Vec<Note> {
                             row.why,
                         ));
                         spec.insert("data-layout".into(), Value::from(new));
+                    }
+                }
+            }
+            Change::NotEmpty(key) if on && spec.get(key).and_then(Value::as_str) == Some("") => {
+                spec.remove(key);
+                notes.push(note(key, "removed (was empty)", row.why));
+            }
+            Change::ArmFloatAbi if on && arch == "arm" => {
+                let target = spec
+                    .get("llvm-target")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let hard = target.ends_with("hf");
+                if !spec.contains_key("llvm-floatabi") {
+                    let v = if hard { "hard" } else { "soft" };
+                    notes.push(note(
+                        "llvm-floatabi",
+                        format!("set to `{v}` (from llvm-target `{target}`)"),
+                        row.why,
+                    ));
+                    spec.insert("llvm-floatabi".into(), Value::from(v));
+                }
+                if !spec.contains_key("abi") && target.contains("eabi") {
+                    let v = if hard { "eabihf" } else { "eabi" };
+                    notes.push(note("abi", format!("set to `{v}`"), row.why));
+                    spec.insert("abi".into(), Value::from(v));
+                }
+            }
+            Change::RiscvAbiName
+                if on && arch.starts_with("riscv") && !spec.contains_key("llvm-abiname") =>
+            {
+                let f = spec.get("features").and_then(Value::as_str).unwrap_or("");
+                let base = if arch == "riscv64" { "lp64" } else { "ilp32" };
+                let suffix = if f.split(',').any(|x| x == "+d") {
+                    "d"
+                } else if f.split(',').any(|x| x == "+f") {
+                    "f"
+                } else {
+                    ""
+                };
+                let v = format!("{base}{suffix}");
+                notes.push(note("llvm-abiname", format!("set to `{v}`"), row.why));
+                spec.insert("llvm-abiname".into(), Value::from(v));
+            }
+            Change::Ppc64Elfv2 if on && arch == "powerpc64" => {
+                let le = spec
+                    .get("llvm-target")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| t.starts_with("powerpc64le"))
+                    || spec
+                        .get("data-layout")
+                        .and_then(Value::as_str)
+                        .is_some_and(|d| d.starts_with('e'));
+                for k in ["llvm-abiname", "abi"] {
+                    if le && spec.get(k).and_then(Value::as_str) != Some("elfv2") {
+                        notes.push(note(k, "set to `elfv2`", row.why));
+                        spec.insert(k.into(), Value::from("elfv2"));
                     }
                 }
             }
