@@ -214,3 +214,68 @@ fn check_explains_in_plain_words() {
         "{text}"
     );
 }
+
+#[test]
+fn generated_specs_pass_check_in_every_compiler() {
+    let dir = tempfile::tempdir().unwrap();
+    let archs: &[(&str, &str)] = &[
+        ("x86_64", "CONFIG_X86_64=y\nCONFIG_MITIGATION_RETPOLINE=y\n"),
+        ("x86", "CONFIG_X86_32=y\nCONFIG_UML=y\n"),
+        ("arm64", "CONFIG_ARM64=y\n"),
+        ("arm", "CONFIG_ARM=y\nCONFIG_CPU_32v7=y\n"),
+        ("riscv64", "CONFIG_RISCV=y\nCONFIG_64BIT=y\n"),
+        ("riscv32", "CONFIG_RISCV=y\nCONFIG_RISCV_ISA_C=y\n"),
+        ("powerpc64le", "CONFIG_PPC64=y\n"),
+        ("loongarch64", "CONFIG_LOONGARCH=y\n"),
+    ];
+    let mut failures = vec![];
+    for (cname, rustc) in compilers() {
+        for (arch, config) in archs {
+            let cfg = dir.path().join(format!("{arch}.config"));
+            std::fs::write(&cfg, config).unwrap();
+            let spec = Cmd::cargo_bin("rkbuild")
+                .unwrap()
+                .args([
+                    "target", "--kbuild", "2021", "--arch", arch, "--rustc", &rustc, "--config",
+                ])
+                .arg(&cfg)
+                .output()
+                .unwrap();
+            assert!(
+                spec.status.success(),
+                "{arch} × {cname}: {}",
+                String::from_utf8_lossy(&spec.stderr)
+            );
+            let file = dir.path().join(format!("{arch}-{cname}.json"));
+            std::fs::write(&file, &spec.stdout).unwrap();
+            let check = Cmd::cargo_bin("rkbuild")
+                .unwrap()
+                .args(["target", "check"])
+                .arg(&file)
+                .args(["--rustc", &rustc])
+                .output()
+                .unwrap();
+            if !check.status.success() {
+                failures.push(format!(
+                    "{arch} × {cname}:\n{}",
+                    String::from_utf8_lossy(&check.stdout)
+                ));
+            }
+            // Nothing for upgrade to do on a spec rkbuild made for this rustc.
+            let up = Cmd::cargo_bin("rkbuild")
+                .unwrap()
+                .args(["target", "upgrade", "--dry-run"])
+                .arg(&file)
+                .args(["--rustc", &rustc])
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&up.stdout);
+            if !up.status.success() || text.as_bytes() != spec.stdout.as_slice() {
+                failures.push(format!(
+                    "{arch} × {cname}: upgrade would change a fresh spec:\n{text}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
