@@ -197,6 +197,18 @@ fn builtin_style_prints_the_flags() {
         &common::tool_env("RKBUILD_TEST_RUSTC_185"),
     ]));
     assert_eq!(out, "--target=aarch64-unknown-none-softfloat\n");
+    // x86 without a configuration: the kernel generator's spec for plain x86_64.
+    let out = run_ok(rkbuild().args([
+        "target",
+        "--arch",
+        "x86_64",
+        "--kbuild",
+        "7.3",
+        "--rustc",
+        &stable(),
+    ]));
+    assert!(out.starts_with("{\n    \"arch\": \"x86_64\",\n"), "{out}");
+    assert!(out.contains("\"features\": \"-mmx,+soft-float\","), "{out}");
 }
 
 fn fake_rustc(dir: &Path, vv: &str) -> PathBuf {

@@ -99,7 +99,19 @@ pub fn target_for(
     if x86 && vintage != Vintage::V2021 {
         // Upstream's own spec in either style: fidelity to the kernel's bytes.
         schema::check_known(rustc)?;
-        let text = kernel_x86_spec(cfg, rustc)?;
+        let text = if cfg.has("X86_64") || cfg.has("X86_32") {
+            kernel_x86_spec(cfg, rustc)?
+        } else {
+            // No x86 configuration (`--arch` alone): the symbols the generator dispatches on.
+            let extra = match arch {
+                Arch::X86_64 => "CONFIG_X86_64=y\n",
+                _ => "CONFIG_X86_32=y\nCONFIG_UML=y\n",
+            };
+            let text = format!("{}{extra}", cfg.to_dotconfig());
+            let cfg = DotConfig::parse(&cfg.path, &text, crate::kconfig::Format::DotConfig)
+                .map_err(|e| SpecError::Unsupported(e.to_string()))?;
+            kernel_x86_spec(&cfg, rustc)?
+        };
         return Ok(with_spec(
             text,
             vec![Note {
@@ -456,13 +468,13 @@ pub fn kernel_x86_spec(cfg: &DotConfig, rustc: &RustcInfo) -> Result<String, Spe
     } else if has("X86_32") {
         if !has("UML") {
             return Err(SpecError::Unsupported(
-                "32-bit x86 only works under UML".into(),
+                "32-bit x86 only works under UML\n  fix: configure ARCH=um (CONFIG_UML) for 32-bit x86, or build for x86_64".into(),
             ));
         }
         false
     } else {
         return Err(SpecError::Unsupported(
-            "only x86 uses a generated target spec in this kernel; other architectures use a built-in rustc target".into(),
+            "only x86 uses a generated target spec in this kernel; other architectures use a built-in rustc target\n  fix: pass a configuration with CONFIG_X86_64 or CONFIG_X86_32, or use --target-style json".into(),
         ));
     };
     entries.push(("arch", q(if x86_64 { "x86_64" } else { "x86" })));
