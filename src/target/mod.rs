@@ -443,10 +443,17 @@ pub fn cross_flags(ctx: &Ctx) -> Vec<Flag> {
     if ctx.vintage != Vintage::V2021 {
         return vec![];
     }
-    vec![Flag::new(
+    let mut out = vec![Flag::new(
         format!("--target={}/{}", ctx.objtree, spec_path(ctx.vintage)),
         "2021 rust_cross_flags: the generated target spec",
-    )]
+    )];
+    if schema::needs_unstable_options(ctx.rustc) {
+        out.push(Flag::new(
+            "-Zunstable-options",
+            "custom targets are unstable from rustc 1.95 (rust#151534)",
+        ));
+    }
+    out
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -543,6 +550,71 @@ mod tests {
 
     fn cfg(text: &str) -> DotConfig {
         DotConfig::parse(Path::new("auto.conf"), text, Format::AutoConf).unwrap()
+    }
+
+    #[test]
+    fn cross_flags_of_the_2021_vintage_follow_rustc() {
+        let c = cfg("CONFIG_ARM64=y\n");
+        let flags = |v: &str| {
+            let r = RustcInfo::synthetic(v);
+            let ctx = Ctx {
+                cfg: &c,
+                rustc: &r,
+                vintage: Vintage::V2021,
+                arch: Arch::Arm64,
+                krustflags: vec![],
+                objtree: ".".into(),
+                srctree: ".".into(),
+                out_of_srctree: false,
+                has_remap_path_scope: false,
+            };
+            cross_flags(&ctx)
+                .into_iter()
+                .map(|f| f.arg)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(flags("1.85.0"), ["--target=./rust/target.json"]);
+        assert_eq!(
+            flags("1.95.0"),
+            ["--target=./rust/target.json", "-Zunstable-options"]
+        );
+    }
+
+    #[test]
+    fn styles_choose_spec_or_builtin() {
+        let r = RustcInfo::synthetic("1.95.0");
+        let c = cfg("CONFIG_RISCV=y\nCONFIG_64BIT=y\n");
+        let b = target_for(
+            Vintage::K7_3,
+            Arch::Riscv64,
+            &c,
+            &r,
+            TargetStyle::Builtin,
+            "t.json",
+        )
+        .unwrap();
+        assert!(b.spec.is_none());
+        assert!(b.flags.iter().any(|f| f.arg == "-Ctarget-feature=-c"));
+        let j = target_for(
+            Vintage::K7_3,
+            Arch::Riscv64,
+            &c,
+            &r,
+            TargetStyle::Json,
+            "t.json",
+        )
+        .unwrap();
+        assert!(j.spec.unwrap().contains("\"features\": \"+m,+a\""));
+        assert_eq!(j.flags[0].arg, "--target=t.json");
+        assert_eq!(TargetStyle::default_for(Vintage::V2021), TargetStyle::Json);
+        assert!(TargetStyle::parse("yaml").is_err());
+        let x = cfg("CONFIG_X86_32=y\nCONFIG_UML=y\n");
+        assert!(
+            target_for(Vintage::V2021, Arch::X86, &x, &r, TargetStyle::Builtin, "t")
+                .unwrap_err()
+                .to_string()
+                .contains("fix: use --target-style json")
+        );
     }
 
     #[test]
