@@ -197,6 +197,7 @@ pub struct CheckReport {
 pub fn check(rustc_path: &Path, rustc: &RustcInfo, text: &str) -> anyhow::Result<CheckReport> {
     let probe = probe_text(rustc_path, rustc, text)?;
     let mut findings = vec![];
+    let mut outside_schema = 0;
     let mut reasons = explain(&probe, rustc);
     match serde_json::from_str::<Spec>(text) {
         Ok(mut spec) => {
@@ -204,6 +205,7 @@ pub fn check(rustc_path: &Path, rustc: &RustcInfo, text: &str) -> anyhow::Result
             if let Some(s) = rustc_schema(rustc_path, rustc) {
                 let original: Spec = serde_json::from_str(text)?;
                 for k in original.keys().filter(|k| !s.keys.contains(*k)) {
+                    outside_schema += 1;
                     reasons.push(format!(
                         "`{k}` is not in rustc {}'s target-spec schema",
                         rustc.version
@@ -215,7 +217,7 @@ pub fn check(rustc_path: &Path, rustc: &RustcInfo, text: &str) -> anyhow::Result
     }
     reasons.dedup();
     Ok(CheckReport {
-        ok: probe.clean() && findings.is_empty(),
+        ok: probe.clean() && findings.is_empty() && outside_schema == 0,
         probe,
         reasons,
         findings,
