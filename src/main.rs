@@ -44,12 +44,69 @@ enum Command {
         /// Print every flag with the CONFIG_ symbols or toolchain fact that produced it.
         #[arg(long)]
         explain: bool,
+        /// `json` or `builtin` (default: the vintage's own; see `rkbuild target`).
+        #[arg(long, value_name = "STYLE")]
+        target_style: Option<String>,
     },
     /// Check the Rust toolchain the way `make rustavailable` does, and say how to fix each
     /// problem. Exits 1 if a required tool is missing or too old.
     Doctor {
         #[command(flatten)]
         tree: TreeArgs,
+    },
+    /// Print the target for an arch/config/rustc (a custom spec, or a built-in target and its
+    /// flags); `target check FILE` and `target upgrade FILE` lint and rewrite existing specs.
+    #[command(args_conflicts_with_subcommands = true)]
+    Target {
+        #[command(flatten)]
+        args: TargetArgs,
+        #[command(subcommand)]
+        action: Option<TargetAction>,
+    },
+}
+
+#[derive(Args, Clone, Debug)]
+struct TargetArgs {
+    /// Architecture (x86_64, x86, arm64, arm, riscv64, riscv32, powerpc64le, loongarch64, ...);
+    /// default: from --config.
+    #[arg(long)]
+    arch: Option<String>,
+    /// The kernel configuration (.config or auto.conf).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// The Rust compiler [env: RUSTC].
+    #[arg(long, value_name = "PATH")]
+    rustc: Option<String>,
+    /// Kernel vintage (2021, 6.12, 7.3); default: from the config's symbols, else 7.3.
+    #[arg(long, value_name = "VINTAGE")]
+    kbuild: Option<String>,
+    /// `json` (a custom spec for every arch) or `builtin` (upstream: built-in targets + flags);
+    /// default: the vintage's own.
+    #[arg(long, value_name = "STYLE")]
+    target_style: Option<String>,
+}
+
+#[derive(Subcommand, Clone, Debug)]
+enum TargetAction {
+    /// Say whether the detected rustc accepts a spec cleanly, and why not. Exits 1 if not.
+    Check {
+        file: PathBuf,
+        /// The Rust compiler [env: RUSTC].
+        #[arg(long, value_name = "PATH")]
+        rustc: Option<String>,
+    },
+    /// Rewrite a spec for the detected rustc (in place, or to --output), listing every change.
+    Upgrade {
+        file: PathBuf,
+        /// The Rust compiler [env: RUSTC].
+        #[arg(long, value_name = "PATH")]
+        rustc: Option<String>,
+        /// Write the upgraded spec here instead of over FILE.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Only list the changes.
+        #[arg(long)]
+        dry_run: bool,
     },
 }
 
@@ -140,8 +197,12 @@ fn main() -> ExitCode {
 
 fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
     match cmd {
-        Command::Config { tree, explain } => {
-            let report = commands::config::run(&tree.into())?;
+        Command::Config {
+            tree,
+            explain,
+            target_style,
+        } => {
+            let report = commands::config::run_styled(&tree.into(), target_style.as_deref())?;
             for w in &report.warnings {
                 out.warn(w);
             }
@@ -187,6 +248,32 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Target { args, action } => commands::target::cli(
+            commands::target::TargetOpts {
+                arch: args.arch,
+                config: args.config,
+                rustc: args.rustc,
+                kbuild: args.kbuild,
+                style: args.target_style,
+            },
+            action.map(|a| match a {
+                TargetAction::Check { file, rustc } => {
+                    commands::target::Action::Check { file, rustc }
+                }
+                TargetAction::Upgrade {
+                    file,
+                    rustc,
+                    output,
+                    dry_run,
+                } => commands::target::Action::Upgrade {
+                    file,
+                    rustc,
+                    output,
+                    dry_run,
+                },
+            }),
+            out,
+        ),
         Command::Doctor { tree } => {
             let report = doctor::run(&tree.into())?;
             if out.json() {

@@ -42,21 +42,62 @@ pub struct Generated {
     pub module_flags: Vec<Flag>,
 }
 
-/// Computes every output without touching the disk.
+/// Computes every output without touching the disk (the vintage's own target style).
 pub fn generate(tree: &Tree, rustc: &RustcInfo, has_remap: bool) -> anyhow::Result<Generated> {
+    generate_styled(tree, rustc, has_remap, None)
+}
+
+/// Replaces the `--target=` flag of a flag list with the chosen target's flags.
+fn retarget(flags: Vec<Flag>, target: &[Flag]) -> Vec<Flag> {
+    let mut out = Vec::with_capacity(flags.len() + target.len());
+    for f in flags {
+        if f.arg.starts_with("--target=") {
+            out.extend(
+                target
+                    .iter()
+                    .filter(|t| t.arg != "-Zunstable-options")
+                    .cloned(),
+            );
+        } else {
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// [`generate`] with `--target-style` (None: the vintage's own).
+pub fn generate_styled(
+    tree: &Tree,
+    rustc: &RustcInfo,
+    has_remap: bool,
+    style: Option<target::TargetStyle>,
+) -> anyhow::Result<Generated> {
     let ctx = tree.ctx(rustc, has_remap);
-    let kbuild = flags::kbuild_rustflags(&ctx)?;
+    let style = style.unwrap_or(target::TargetStyle::default_for(tree.vintage));
+    let spec_file = format!("{}/{}", ctx.objtree, target::spec_path(tree.vintage));
+    let chosen = target::target_for(tree.vintage, tree.arch, &tree.cfg, rustc, style, &spec_file)
+        .context("cannot generate the target spec")?;
+    let mut kbuild = flags::kbuild_rustflags(&ctx)?;
+    let mut cross = target::cross_flags(&ctx);
+    if tree.vintage == Vintage::V2021 {
+        // The 2021 vintage names its target per rule (rust_cross_flags).
+        if chosen.spec.is_none() {
+            cross = chosen.flags.clone();
+        }
+    } else if style == target::TargetStyle::Json {
+        kbuild = retarget(kbuild, &chosen.flags);
+    }
     let kernel_flags: Vec<Flag> = kbuild
         .iter()
         .cloned()
         .chain(flags::modkern_flags(&ctx, ObjKind::Kernel))
-        .chain(target::cross_flags(&ctx))
+        .chain(cross.iter().cloned())
         .collect();
     let module_flags: Vec<Flag> = kbuild
         .iter()
         .cloned()
         .chain(flags::modkern_flags(&ctx, ObjKind::Module))
-        .chain(target::cross_flags(&ctx))
+        .chain(cross.iter().cloned())
         .collect();
     let cfg_text = rustc_cfg::render(&tree.cfg, &|_| None)?;
     let gen = tree.objtree.join("include/generated");
@@ -74,19 +115,7 @@ pub fn generate(tree: &Tree, rustc: &RustcInfo, has_remap: bool) -> anyhow::Resu
         (gen.join("rustc_flags_kernel"), argfile(&kernel_flags)),
         (gen.join("rustc_flags_module"), argfile(&module_flags)),
     ];
-    let spec = if target::uses_spec(tree.vintage, tree.arch) {
-        match target::kernel_x86_spec(&tree.cfg, rustc) {
-            Ok(text) => Some(text),
-            Err(e) if tree.vintage == Vintage::V2021 => {
-                // The 2021 per-arch specs come with the target issue; x86 works today.
-                let _ = e;
-                None
-            }
-            Err(e) => return Err(e).context("cannot generate the target spec"),
-        }
-    } else {
-        None
-    };
+    let spec = chosen.spec;
     let spec_rel = spec.as_ref().map(|_| target::spec_path(tree.vintage));
     if let (Some(text), Some(rel)) = (&spec, spec_rel) {
         files.push((tree.objtree.join(rel), text.clone().into_bytes()));
@@ -140,6 +169,12 @@ fn make_escape(s: &str) -> String {
 
 /// Runs `config`: read, detect, compute, then write.
 pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
+    run_styled(opts, None)
+}
+
+/// [`run`] with `--target-style json|builtin`.
+pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<ConfigReport> {
+    let style = style.map(target::TargetStyle::parse).transpose()?;
     let mut tree = Tree::open(opts)?;
     tree.require_rust()?;
     let mut warnings: Vec<String> = tree
@@ -163,7 +198,7 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
     let has_remap = tree.vintage == Vintage::K7_3
         && tree.out_of_srctree()
         && toolchain::rustc_option(&rustc.path, "--remap-path-scope=macro");
-    let gen = generate(&tree, &rustc.info, has_remap)?;
+    let gen = generate_styled(&tree, &rustc.info, has_remap, style)?;
     let mut files = vec![];
     for (path, bytes) in &gen.files {
         let status = write_if_changed(path, bytes)?;

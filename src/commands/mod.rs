@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod doctor;
+pub mod target;
 
 use std::path::{Path, PathBuf};
 

@@ -6,10 +6,236 @@
 //! the tree's vintage. The spec text for x86 is the kernel generator's, byte for byte: rustc
 //! identifies a custom target by a hash of the file, so the same inputs must give the same bytes.
 
+pub mod check;
+pub mod schema;
+pub mod spec;
+
 use crate::flags::{Ctx, Flag, ObjKind};
 use crate::kconfig::DotConfig;
 use crate::toolchain::RustcInfo;
 use crate::tree::{Arch, Vintage};
+
+pub use schema::Note;
+
+/// How the target is given to rustc.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetStyle {
+    /// A custom spec for every architecture (the 2021 seeds' design).
+    Json,
+    /// A built-in rustc target plus `-C`/`-Z` flags, as today's upstream does (x86 in 6.12/7.3
+    /// keeps the kernel's generated spec, as upstream does).
+    Builtin,
+}
+
+impl TargetStyle {
+    /// The vintage's own choice.
+    pub fn default_for(vintage: Vintage) -> TargetStyle {
+        match vintage {
+            Vintage::V2021 => TargetStyle::Json,
+            _ => TargetStyle::Builtin,
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<TargetStyle, SpecError> {
+        match s {
+            "json" => Ok(TargetStyle::Json),
+            "builtin" => Ok(TargetStyle::Builtin),
+            _ => Err(SpecError::Unsupported(format!(
+                "unknown target style `{s}`\n  fix: use --target-style json or --target-style builtin"
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetStyle::Json => "json",
+            TargetStyle::Builtin => "builtin",
+        }
+    }
+}
+
+/// The target for one configuration and rustc: the spec file's text (if any) and the flags.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Target {
+    pub style: TargetStyle,
+    /// The custom spec, byte for byte as it must be written.
+    pub spec: Option<String>,
+    /// `--target=…` first, then the flags that go with it (for a spec: `-Zunstable-options`
+    /// where the rustc needs it).
+    pub flags: Vec<Flag>,
+    /// How the version-dependent keys were chosen.
+    pub notes: Vec<Note>,
+}
+
+/// Chooses and renders the target. `spec_file` is how rustc is told the spec's path.
+pub fn target_for(
+    vintage: Vintage,
+    arch: Arch,
+    cfg: &DotConfig,
+    rustc: &RustcInfo,
+    style: TargetStyle,
+    spec_file: &str,
+) -> Result<Target, SpecError> {
+    let x86 = matches!(arch, Arch::X86_64 | Arch::X86);
+    let with_spec = |text: String, notes: Vec<Note>| {
+        let mut flags = vec![Flag::new(
+            format!("--target={spec_file}"),
+            format!("{} target spec", style.name()),
+        )];
+        if schema::needs_unstable_options(rustc) {
+            flags.push(Flag::new(
+                "-Zunstable-options",
+                "custom targets are unstable from rustc 1.95",
+            ));
+        }
+        Target {
+            style,
+            spec: Some(text),
+            flags,
+            notes,
+        }
+    };
+    if x86 && vintage != Vintage::V2021 {
+        // Upstream's own spec in either style: fidelity to the kernel's bytes.
+        schema::check_known(rustc)?;
+        let text = if cfg.has("X86_64") || cfg.has("X86_32") {
+            kernel_x86_spec(cfg, rustc)?
+        } else {
+            // No x86 configuration (`--arch` alone): the symbols the generator dispatches on.
+            let extra = match arch {
+                Arch::X86_64 => "CONFIG_X86_64=y\n",
+                _ => "CONFIG_X86_32=y\nCONFIG_UML=y\n",
+            };
+            let text = format!("{}{extra}", cfg.to_dotconfig());
+            let cfg = DotConfig::parse(&cfg.path, &text, crate::kconfig::Format::DotConfig)
+                .map_err(|e| SpecError::Unsupported(e.to_string()))?;
+            kernel_x86_spec(&cfg, rustc)?
+        };
+        return Ok(with_spec(
+            text,
+            vec![Note {
+                key: "*".into(),
+                action: "the kernel's scripts/generate_rust_target.rs output".into(),
+                why: "x86 uses a generated spec upstream; same bytes as the kernel".into(),
+            }],
+        ));
+    }
+    match style {
+        TargetStyle::Json => {
+            let (text, notes) = spec::custom_spec(arch, cfg, rustc)?;
+            Ok(with_spec(text, notes))
+        }
+        TargetStyle::Builtin => Ok(Target {
+            style,
+            spec: None,
+            flags: builtin_flags(arch, cfg, rustc)?,
+            notes: vec![],
+        }),
+    }
+}
+
+/// The built-in target and flags for an arch (today's upstream choices, §2 of the reference).
+pub fn builtin_flags(
+    arch: Arch,
+    cfg: &DotConfig,
+    rustc: &RustcInfo,
+) -> Result<Vec<Flag>, SpecError> {
+    fn f(a: impl Into<String>, w: &str) -> Flag {
+        Flag::new(a, w)
+    }
+    let mut out = vec![];
+    if cfg.has("CPU_BIG_ENDIAN") {
+        return Err(SpecError::Unsupported(format!(
+            "no built-in rustc target for big-endian {arch} that every supported rustc has\n  fix: use --target-style json"
+        )));
+    }
+    match arch {
+        Arch::X86_64 => {
+            out.push(f(
+                "--target=x86_64-unknown-none",
+                "soft-float, code-model=kernel, no red zone built in",
+            ));
+            if cfg.has("MITIGATION_RETPOLINE") {
+                // rust#135927 (1.86) added the flag; since then the target features warn
+                // (rust#116344), before it only the target features work.
+                if rustc.at_least(1, 86, 0) {
+                    out.push(f(
+                        "-Zretpoline-external-thunk",
+                        "CONFIG_MITIGATION_RETPOLINE (rustc >= 1.86)",
+                    ));
+                } else {
+                    out.push(f(
+                        "-Ctarget-feature=+retpoline-external-thunk,+retpoline-indirect-branches,+retpoline-indirect-calls",
+                        "CONFIG_MITIGATION_RETPOLINE (rustc < 1.86)",
+                    ));
+                }
+            }
+        }
+        Arch::X86 => return Err(SpecError::Unsupported(
+            "rustc has no built-in soft-float 32-bit x86 target\n  fix: use --target-style json"
+                .into(),
+        )),
+        Arch::Arm64 => {
+            if rustc.at_least(1, 85, 0) {
+                out.push(f(
+                    "--target=aarch64-unknown-none-softfloat",
+                    "rustc >= 1.85",
+                ));
+            } else {
+                out.push(f("--target=aarch64-unknown-none", "rustc < 1.85"));
+                out.push(f(
+                    "-Ctarget-feature=-neon",
+                    "rustc < 1.85: no soft-float target",
+                ));
+            }
+        }
+        Arch::Arm => out.push(f("--target=arm-unknown-linux-gnueabi", "arch/arm/Makefile")),
+        Arch::Riscv64 | Arch::Riscv32 => {
+            let (bits, why) = if arch == Arch::Riscv64 {
+                (64, "arch/riscv/Makefile: RV64I")
+            } else {
+                (32, "RV32I (rkbuild extension)")
+            };
+            out.push(f(format!("-Ctarget-cpu=generic-rv{bits}"), why));
+            out.push(f(format!("--target=riscv{bits}imac-unknown-none-elf"), why));
+            out.push(f("-Cno-redzone", why));
+            if !cfg.enabled("RISCV_ISA_C") {
+                out.push(f("-Ctarget-feature=-c", "CONFIG_RISCV_ISA_C is not set"));
+            }
+        }
+        Arch::Powerpc64 => {
+            out.push(f(
+                "--target=powerpc64le-unknown-linux-gnu",
+                "arch/powerpc/Makefile",
+            ));
+            out.push(f(
+                "-Ctarget-feature=-mma,-vsx,-hard-float,-altivec",
+                "no FP/vector in the kernel",
+            ));
+        }
+        Arch::Powerpc => out.push(f(
+            "--target=powerpc-unknown-linux-gnu",
+            "arch/powerpc/Makefile",
+        )),
+        Arch::Loongarch64 => {
+            out.push(f(
+                "--target=loongarch64-unknown-none-softfloat",
+                "arch/loongarch/Makefile",
+            ));
+            out.push(f("-Ccode-model=small", "arch/loongarch/Makefile"));
+        }
+        Arch::S390 => {
+            out.push(f(
+                "--target=s390x-unknown-none-softfloat",
+                "arch/s390/Makefile",
+            ));
+            out.push(f("-Zpacked-stack", "arch/s390/Makefile"));
+            out.push(f("-Ctarget-feature=+backchain", "arch/s390/Makefile"));
+        }
+    }
+    Ok(out)
+}
 
 /// Where the vintage keeps the generated spec, relative to the object tree.
 pub fn spec_path(vintage: Vintage) -> &'static str {
@@ -217,10 +443,17 @@ pub fn cross_flags(ctx: &Ctx) -> Vec<Flag> {
     if ctx.vintage != Vintage::V2021 {
         return vec![];
     }
-    vec![Flag::new(
+    let mut out = vec![Flag::new(
         format!("--target={}/{}", ctx.objtree, spec_path(ctx.vintage)),
         "2021 rust_cross_flags: the generated target spec",
-    )]
+    )];
+    if schema::needs_unstable_options(ctx.rustc) {
+        out.push(Flag::new(
+            "-Zunstable-options",
+            "custom targets are unstable from rustc 1.95 (rust#151534)",
+        ));
+    }
+    out
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -242,13 +475,13 @@ pub fn kernel_x86_spec(cfg: &DotConfig, rustc: &RustcInfo) -> Result<String, Spe
     } else if has("X86_32") {
         if !has("UML") {
             return Err(SpecError::Unsupported(
-                "32-bit x86 only works under UML".into(),
+                "32-bit x86 only works under UML\n  fix: configure ARCH=um (CONFIG_UML) for 32-bit x86, or build for x86_64".into(),
             ));
         }
         false
     } else {
         return Err(SpecError::Unsupported(
-            "only x86 uses a generated target spec in this kernel; other architectures use a built-in rustc target".into(),
+            "only x86 uses a generated target spec in this kernel; other architectures use a built-in rustc target\n  fix: pass a configuration with CONFIG_X86_64 or CONFIG_X86_32, or use --target-style json".into(),
         ));
     };
     entries.push(("arch", q(if x86_64 { "x86_64" } else { "x86" })));
@@ -317,6 +550,71 @@ mod tests {
 
     fn cfg(text: &str) -> DotConfig {
         DotConfig::parse(Path::new("auto.conf"), text, Format::AutoConf).unwrap()
+    }
+
+    #[test]
+    fn cross_flags_of_the_2021_vintage_follow_rustc() {
+        let c = cfg("CONFIG_ARM64=y\n");
+        let flags = |v: &str| {
+            let r = RustcInfo::synthetic(v);
+            let ctx = Ctx {
+                cfg: &c,
+                rustc: &r,
+                vintage: Vintage::V2021,
+                arch: Arch::Arm64,
+                krustflags: vec![],
+                objtree: ".".into(),
+                srctree: ".".into(),
+                out_of_srctree: false,
+                has_remap_path_scope: false,
+            };
+            cross_flags(&ctx)
+                .into_iter()
+                .map(|f| f.arg)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(flags("1.85.0"), ["--target=./rust/target.json"]);
+        assert_eq!(
+            flags("1.95.0"),
+            ["--target=./rust/target.json", "-Zunstable-options"]
+        );
+    }
+
+    #[test]
+    fn styles_choose_spec_or_builtin() {
+        let r = RustcInfo::synthetic("1.95.0");
+        let c = cfg("CONFIG_RISCV=y\nCONFIG_64BIT=y\n");
+        let b = target_for(
+            Vintage::K7_3,
+            Arch::Riscv64,
+            &c,
+            &r,
+            TargetStyle::Builtin,
+            "t.json",
+        )
+        .unwrap();
+        assert!(b.spec.is_none());
+        assert!(b.flags.iter().any(|f| f.arg == "-Ctarget-feature=-c"));
+        let j = target_for(
+            Vintage::K7_3,
+            Arch::Riscv64,
+            &c,
+            &r,
+            TargetStyle::Json,
+            "t.json",
+        )
+        .unwrap();
+        assert!(j.spec.unwrap().contains("\"features\": \"+m,+a\""));
+        assert_eq!(j.flags[0].arg, "--target=t.json");
+        assert_eq!(TargetStyle::default_for(Vintage::V2021), TargetStyle::Json);
+        assert!(TargetStyle::parse("yaml").is_err());
+        let x = cfg("CONFIG_X86_32=y\nCONFIG_UML=y\n");
+        assert!(
+            target_for(Vintage::V2021, Arch::X86, &x, &r, TargetStyle::Builtin, "t")
+                .unwrap_err()
+                .to_string()
+                .contains("fix: use --target-style json")
+        );
     }
 
     #[test]
