@@ -190,10 +190,19 @@ fn explain_names_the_symbol_and_line() {
 #[test]
 fn json_report() {
     let o = tempfile::tempdir().unwrap();
-    let mut c = config(CFG_73, o.path());
-    c.args(["--message-format", "json"]);
+    let mut c = rkbuild();
+    c.args(["config", "--config", CFG_73, "-O"])
+        .arg(o.path())
+        .args(["--rustc", &common::tool_env("RKBUILD_TEST_RUSTC_195")])
+        .args(["--message-format", "json"]);
     let out = c.assert().success().get_output().stdout.clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    // One JSON object per line; with the rustc the .config was made with, no warnings.
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    let v = &lines[0];
     assert_eq!(v["reason"], "config");
     assert_eq!(v["report"]["vintage"], "7.3");
     assert_eq!(v["report"]["arch"], "x86_64");
