@@ -6,7 +6,10 @@
 //! `.config` is always enough to produce flags.
 
 pub mod dotconfig;
+pub mod eval;
+pub mod macros;
 pub mod rustc_cfg;
+pub mod tree;
 
 pub use dotconfig::{DotConfig, Format, Tristate, Value};
 

@@ -1,0 +1,68 @@
+//! Golden test: rkbuild's Kconfig evaluation of the real 6.12 and 7.3 trees against the
+//! `auto.conf` the kernel's own kconfig wrote for the same `.config` (../shared/oracle).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rkbuild::kconfig::eval::Eval;
+use rkbuild::kconfig::macros::{Expander, MacroEnv};
+use rkbuild::kconfig::tree::Kconfig;
+use rkbuild::kconfig::{DotConfig, Format};
+
+fn auto_conf(p: &Path) -> BTreeMap<String, String> {
+    let cfg = DotConfig::parse(p, &common::read(p), Format::AutoConf).unwrap();
+    cfg.entries
+        .iter()
+        .map(|(k, e)| (k.clone(), e.value.text().into_owned()))
+        .collect()
+}
+
+/// Evaluates `config` and compares every symbol with the oracle's auto.conf. Returns
+/// (symbols compared, mismatches).
+fn compare(
+    kc: &Kconfig,
+    env: MacroEnv,
+    config: &Path,
+    oracle: &Path,
+    skip: &dyn Fn(&str) -> bool,
+) -> (usize, Vec<String>) {
+    let user = DotConfig::load(config).unwrap();
+    let x = Expander::new(env, &kc.variables, true);
+    let ev = Eval::new(kc, &user, &x);
+    let mine: BTreeMap<String, String> = ev.auto_conf().into_iter().collect();
+    x.save();
+    let theirs = auto_conf(oracle);
+    let mut bad = vec![];
+    let mut n = 0;
+    let names: std::collections::BTreeSet<&String> = mine.keys().chain(theirs.keys()).collect();
+    for name in names {
+        if skip(name) {
+            continue;
+        }
+        n += 1;
+        let (a, b) = (mine.get(name), theirs.get(name));
+        if a != b {
+            bad.push(format!("CONFIG_{name}: rkbuild {a:?}, kernel {b:?}"));
+        }
+    }
+    (n, bad)
+}
+
+#[test]
+fn linux_612_x86_64_defconfig_rust() {
+    let src = common::tool_env("RKBUILD_TEST_LINUX_612");
+    let kc = Kconfig::load(Path::new(&src), "x86").unwrap();
+    // The oracle's toolchain: `make LLVM=-14 RUSTC=/usr/bin/rustc RUST_LIB_SRC=…`.
+    let mut env = MacroEnv::kbuild(Path::new(&src), "x86", &common::tool_env("RKBUILD_TEST_RUSTC_185"), Some("-14"));
+    env.set("RUST_LIB_SRC", common::tool_env("RKBUILD_TEST_LIB_185"));
+    env.set("BINDGEN", common::tool_env("RKBUILD_TEST_BINDGEN"));
+    env.set("LIBCLANG_PATH", common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"));
+    env.version_texts();
+    let dir = common::oracle("linux-6.12/x86_64-defconfig-rust");
+    let (n, bad) = compare(&kc, env, &dir.join("config"), &dir.join("auto.conf"), &|_| false);
+    eprintln!("6.12: {} symbols defined, {n} compared, {} differ; parse {:?}", kc.symbols.len(), bad.len(), kc.parse_time);
+    assert!(bad.is_empty(), "{} of {n} differ:\n{}", bad.len(), bad.join("\n"));
+    assert!(n > 1500, "only {n} symbols compared");
+}
