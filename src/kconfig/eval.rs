@@ -68,6 +68,10 @@ pub struct Eval<'a> {
     busy: RefCell<HashSet<String>>,
     choices: RefCell<HashMap<usize, Option<String>>>,
     macros: RefCell<HashMap<String, String>>,
+    /// Per symbol: whether its value read a `$(…)` probe of a tool other than rustc,
+    /// directly or through another symbol.
+    c_probe: RefCell<HashMap<String, bool>>,
+    taint: RefCell<Vec<bool>>,
 }
 
 impl<'a> Eval<'a> {
@@ -80,11 +84,16 @@ impl<'a> Eval<'a> {
             busy: RefCell::default(),
             choices: RefCell::default(),
             macros: RefCell::default(),
+            c_probe: RefCell::default(),
+            taint: RefCell::default(),
         }
     }
 
     /// A `$(…)` expansion, memoised.
     pub fn macro_value(&self, text: &str) -> String {
+        if !probes_only_rustc(text) {
+            self.mark_taint(true);
+        }
         if let Some(v) = self.macros.borrow().get(text) {
             return v.clone();
         }
@@ -93,6 +102,22 @@ impl<'a> Eval<'a> {
             .borrow_mut()
             .insert(text.to_string(), v.clone());
         v
+    }
+
+    fn mark_taint(&self, t: bool) {
+        if t {
+            if let Some(top) = self.taint.borrow_mut().last_mut() {
+                *top = true;
+            }
+        }
+    }
+
+    /// Whether the symbol's value depends on a probe of anything but rustc (the C compiler,
+    /// assembler, linker, bindgen/libclang), rather than on the configuration, the Kconfig
+    /// logic and rustc alone.
+    pub fn depends_on_c_probe(&self, name: &str) -> bool {
+        self.value(name);
+        self.c_probe.borrow().get(name).copied().unwrap_or(false)
     }
 
     fn modules(&self) -> Tristate {
@@ -280,6 +305,7 @@ impl<'a> Eval<'a> {
     /// The value of a symbol (undefined symbols are `n`).
     pub fn value(&self, name: &str) -> Val {
         if let Some(v) = self.vals.borrow().get(name) {
+            self.mark_taint(self.c_probe.borrow().get(name).copied().unwrap_or(false));
             return v.clone();
         }
         let Some(s) = self.kc.get(name) else {
@@ -301,7 +327,11 @@ impl<'a> Eval<'a> {
                 from_user: false,
             };
         }
+        self.taint.borrow_mut().push(false);
         let v = self.calc(s);
+        let t = self.taint.borrow_mut().pop().unwrap_or(false);
+        self.c_probe.borrow_mut().insert(name.to_string(), t);
+        self.mark_taint(t);
         self.busy.borrow_mut().remove(name);
         self.vals.borrow_mut().insert(name.to_string(), v.clone());
         v
@@ -463,6 +493,14 @@ impl<'a> Eval<'a> {
         }
         out
     }
+}
+
+/// Whether a `$(…)` call probes only rustc (`rustc-version`, `rustc-llvm-version`,
+/// `rustc-option`, `$(RUSTC_VERSION_TEXT)`). `rust_is_available.sh` also runs bindgen and
+/// libclang, so it counts with the C side.
+pub fn probes_only_rustc(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.contains("rustc") && !t.contains("bindgen") && !t.contains("rust_is_available")
 }
 
 /// A number as the kernel's `expr_parse_string` reads it: int in base 10, hex in base 16 (with
