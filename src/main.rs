@@ -50,6 +50,15 @@ enum Command {
         #[command(flatten)]
         tree: TreeArgs,
     },
+    /// Explain a Kconfig symbol's value from the tree's Kconfig, the .config and the
+    /// toolchain: unmet dependencies with the .config lines behind them, selects, defaults,
+    /// and the probes behind `$(…)` macros.
+    Why {
+        /// The symbol (CONFIG_RUST or RUST).
+        symbol: String,
+        #[command(flatten)]
+        tree: TreeArgs,
+    },
 }
 
 /// Where the kernel is, its configuration, and the tools to use.
@@ -176,6 +185,21 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                     .count();
                 for f in &report.module_flags[base..] {
                     println!("  [M] {:<width$}  ← {}", f.arg, f.why);
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Why { symbol, tree } => {
+            let report = commands::why::run(&tree.into(), &symbol)?;
+            if out.json() {
+                out.message(&serde_json::json!({"reason": "why", "report": report}));
+            } else {
+                print!("{}", report.why.render());
+                if out.verbose {
+                    println!(
+                        "  ({} Kconfig files, {} symbols, parsed in {} ms; {} probes run)",
+                        report.files, report.symbols, report.parse_ms, report.probes_run
+                    );
                 }
             }
             Ok(ExitCode::SUCCESS)

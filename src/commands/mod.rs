@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod doctor;
+pub mod why;
 
 use std::path::{Path, PathBuf};
 

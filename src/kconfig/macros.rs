@@ -30,6 +30,9 @@ pub struct Probe {
 #[derive(Clone, Debug, Default)]
 pub struct MacroEnv {
     pub vars: IndexMap<String, String>,
+    /// More toolchain identity not visible in the variables (e.g. whether the sysroot holds
+    /// the Rust library source).
+    pub extra_identity: String,
 }
 
 impl MacroEnv {
@@ -83,7 +86,10 @@ impl MacroEnv {
                 vars.insert(k.into(), v);
             }
         }
-        let mut me = MacroEnv { vars };
+        let mut me = MacroEnv {
+            vars,
+            extra_identity: String::new(),
+        };
         me.version_texts();
         me
     }
@@ -127,7 +133,7 @@ impl MacroEnv {
     /// The toolchain identity: every variable, and for each tool variable the resolved file's
     /// size and mtime, so a changed compiler gets fresh probes.
     pub fn identity(&self) -> String {
-        let mut s = String::new();
+        let mut s = self.extra_identity.clone();
         for (k, v) in &self.vars {
             s.push_str(&format!("{k}={v}\n"));
             let first = v.split_whitespace().next().unwrap_or("");

@@ -7,8 +7,10 @@
 
 pub mod dotconfig;
 pub mod eval;
+pub mod explain;
 pub mod macros;
 pub mod rustc_cfg;
+pub mod session;
 pub mod tree;
 
 pub use dotconfig::{DotConfig, Format, Tristate, Value};
