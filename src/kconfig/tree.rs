@@ -301,13 +301,24 @@ impl Kconfig {
             .map_err(|_| KconfigError::NoKconfig(srctree.into()))?;
         let parsed = nom_kconfig::parse_kconfig(KconfigInput::new_extra(&text, kf))
             .map(|(_, k)| k)
-            .map_err(|e| KconfigError::Syntax {
-                file: {
-                    let f = e.filename.display().to_string();
-                    if f.is_empty() { root.to_string() } else { f }
-                },
-                line: e.line,
-                text: e.input.lines().next().unwrap_or("").trim().to_string(),
+            .map_err(|e| {
+                let f = e.filename.display().to_string();
+                let file = if f.is_empty() { root.to_string() } else { f };
+                // The whole source line, not just where the parser gave up inside it.
+                let text = std::fs::read(srctree.join(&file))
+                    .ok()
+                    .and_then(|b| {
+                        String::from_utf8_lossy(&b)
+                            .lines()
+                            .nth((e.line as usize).saturating_sub(1))
+                            .map(|l| l.trim().to_string())
+                    })
+                    .unwrap_or_else(|| e.input.lines().next().unwrap_or("").trim().to_string());
+                KconfigError::Syntax {
+                    file,
+                    line: e.line,
+                    text,
+                }
             })?;
         let mut b = Builder {
             srctree: srctree.to_path_buf(),
