@@ -55,7 +55,11 @@ enum Command {
     /// and the probes behind `$(…)` macros.
     Why {
         /// The symbol (CONFIG_RUST or RUST).
-        symbol: String,
+        #[arg(required_unless_present = "all")]
+        symbol: Option<String>,
+        /// Evaluate every symbol and print what `make olddefconfig` would leave in auto.conf.
+        #[arg(long)]
+        all: bool,
         #[command(flatten)]
         tree: TreeArgs,
     },
@@ -189,7 +193,34 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Why { symbol, tree } => {
+        Command::Why {
+            symbol: None, tree, ..
+        } => {
+            let report = commands::why::run_all(&tree.into())?;
+            if out.json() {
+                out.message(&serde_json::json!({"reason": "why-all", "report": report}));
+            } else {
+                for (name, value) in &report.values {
+                    println!("CONFIG_{name}={value}");
+                }
+                eprintln!(
+                    "  {} symbols written of {} defined, {} Kconfig files {} in {} ms, evaluated in {} ms; {} probes run",
+                    report.values.len(),
+                    report.symbols,
+                    report.files,
+                    if report.parse_cached { "loaded from the parse cache" } else { "parsed" },
+                    report.parse_ms,
+                    report.eval_ms,
+                    report.probes_run
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Why {
+            symbol: Some(symbol),
+            tree,
+            ..
+        } => {
             let report = commands::why::run(&tree.into(), &symbol)?;
             if out.json() {
                 out.message(&serde_json::json!({"reason": "why", "report": report}));

@@ -96,7 +96,10 @@ fn kconfig_types_defaults_and_warnings() {
     assert!(o.status.success(), "{t}");
     let cfg = rustc_cfg(d.path());
     // Hex: the Kconfig says so, the prefix is added.
-    assert!(cfg.contains("--cfg=CONFIG_RUST_TEST_ADDR=\"0xff00\""), "{cfg}");
+    assert!(
+        cfg.contains("--cfg=CONFIG_RUST_TEST_ADDR=\"0xff00\""),
+        "{cfg}"
+    );
     // RUST_OVERFLOW_CHECKS is missing from the older .config: default y, with its line.
     assert!(cfg.contains("--cfg=CONFIG_RUST_OVERFLOW_CHECKS\n"), "{cfg}");
     let config_line = KCONFIG
@@ -117,7 +120,10 @@ fn kconfig_types_defaults_and_warnings() {
     assert!(o.status.success(), "{t}");
     assert!(t.contains("no Kconfig to check"), "{t}");
     let cfg = rustc_cfg(d2.path());
-    assert!(cfg.contains("--cfg=CONFIG_RUST_TEST_ADDR=\"ff00\""), "{cfg}");
+    assert!(
+        cfg.contains("--cfg=CONFIG_RUST_TEST_ADDR=\"ff00\""),
+        "{cfg}"
+    );
     assert!(!cfg.contains("RUST_OVERFLOW_CHECKS"), "{cfg}");
 }
 
@@ -142,7 +148,8 @@ fn contradictory_choice_is_rejected_with_the_kconfig_line() {
     let line = KCONFIG.lines().position(|l| l == "choice").unwrap() + 1;
     assert!(t.contains(&format!("choice at Kconfig:{line}")), "{t}");
     assert!(
-        t.contains("CONFIG_RUST_BUILD_ASSERT_WARN=y") && t.contains("CONFIG_RUST_BUILD_ASSERT_DENY=y"),
+        t.contains("CONFIG_RUST_BUILD_ASSERT_WARN=y")
+            && t.contains("CONFIG_RUST_BUILD_ASSERT_DENY=y"),
         "{t}"
     );
     // Nothing half-written.

@@ -20,7 +20,10 @@ fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
 #[test]
 fn syntax_error_names_file_and_line() {
     let d = tree(&[
-        ("Kconfig", "config A\n\tbool \"a\"\n\nsource \"sub/Kconfig\"\n"),
+        (
+            "Kconfig",
+            "config A\n\tbool \"a\"\n\nsource \"sub/Kconfig\"\n",
+        ),
         ("sub/Kconfig", "config B\n\tbool\n\ndefault_yes_please B\n"),
     ]);
     let e = Kconfig::load(d.path(), "x86").unwrap_err();
@@ -47,7 +50,10 @@ fn missing_source_is_named_with_the_line_that_sources_it() {
 fn no_kconfig_at_all() {
     let d = tempfile::tempdir().unwrap();
     let msg = Kconfig::load(d.path(), "x86").unwrap_err().to_string();
-    assert!(msg.contains("no top-level Kconfig") && msg.contains("--srctree"), "{msg}");
+    assert!(
+        msg.contains("no top-level Kconfig") && msg.contains("--srctree"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -63,7 +69,10 @@ fn unknown_macro_is_named_and_assumed_empty() {
     assert_eq!(ev.value("A").text, "n");
     assert_eq!(ev.value("B").text, "y");
     let notes = x.notes.borrow().join("\n");
-    assert!(notes.contains("no-such-function") && notes.contains("assumed empty"), "{notes}");
+    assert!(
+        notes.contains("no-such-function") && notes.contains("assumed empty"),
+        "{notes}"
+    );
     let why = ev.why("A", 0).render();
     assert!(why.contains("no-such-function"), "{why}");
 }

@@ -56,15 +56,33 @@ fn linux_612_x86_64_defconfig_rust() {
     let src = common::tool_env("RKBUILD_TEST_LINUX_612");
     let kc = Kconfig::load(Path::new(&src), "x86").unwrap();
     // The oracle's toolchain: `make LLVM=-14 RUSTC=/usr/bin/rustc RUST_LIB_SRC=…`.
-    let mut env = MacroEnv::kbuild(Path::new(&src), "x86", &common::tool_env("RKBUILD_TEST_RUSTC_185"), Some("-14"));
+    let mut env = MacroEnv::kbuild(
+        Path::new(&src),
+        "x86",
+        &common::tool_env("RKBUILD_TEST_RUSTC_185"),
+        Some("-14"),
+    );
     env.set("RUST_LIB_SRC", common::tool_env("RKBUILD_TEST_LIB_185"));
     env.set("BINDGEN", common::tool_env("RKBUILD_TEST_BINDGEN"));
-    env.set("LIBCLANG_PATH", common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"));
+    env.set(
+        "LIBCLANG_PATH",
+        common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+    );
     env.version_texts();
     let dir = common::oracle("linux-6.12/x86_64-defconfig-rust");
     let (n, bad) = compare(&kc, env, &dir.join("config"), &dir.join("auto.conf"), false);
-    eprintln!("6.12: {} symbols defined, {n} compared, {} differ; parse {:?}", kc.symbols.len(), bad.len(), kc.parse_time);
-    assert!(bad.is_empty(), "{} of {n} differ:\n{}", bad.len(), bad.join("\n"));
+    eprintln!(
+        "6.12: {} symbols defined, {n} compared, {} differ; parse {:?}",
+        kc.symbols.len(),
+        bad.len(),
+        kc.parse_time
+    );
+    assert!(
+        bad.is_empty(),
+        "{} of {n} differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
     assert!(n > 1500, "only {n} symbols compared");
 }
 
@@ -84,7 +102,10 @@ fn linux_73_x86_64_defconfig_rust() {
     let mut env = MacroEnv::kbuild(Path::new(&src), "x86", &rustc, Some("-14"));
     env.set("RUST_LIB_SRC", common::tool_env("RKBUILD_TEST_LIB_195"));
     env.set("BINDGEN", common::tool_env("RKBUILD_TEST_BINDGEN"));
-    env.set("LIBCLANG_PATH", common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"));
+    env.set(
+        "LIBCLANG_PATH",
+        common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+    );
     env.version_texts();
     let dir = common::oracle("linux-7.3/x86_64-defconfig-rust");
     let (n, bad) = compare(&kc, env, &dir.join("config"), &dir.join("auto.conf"), true);
@@ -94,6 +115,11 @@ fn linux_73_x86_64_defconfig_rust() {
         bad.len(),
         kc.parse_time
     );
-    assert!(bad.is_empty(), "{} of {n} differ:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {n} differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
     assert!(n > 1200, "only {n} symbols compared");
 }

@@ -12,16 +12,29 @@ use rkbuild::kconfig::tree::Kconfig;
 use rkbuild::kconfig::{DotConfig, Format};
 
 fn env(src: &str, lib: &str) -> MacroEnv {
-    let mut env = MacroEnv::kbuild(Path::new(src), "x86", &common::tool_env("RKBUILD_TEST_RUSTC_185"), Some("-14"));
+    let mut env = MacroEnv::kbuild(
+        Path::new(src),
+        "x86",
+        &common::tool_env("RKBUILD_TEST_RUSTC_185"),
+        Some("-14"),
+    );
     env.set("RUST_LIB_SRC", lib);
     env.set("BINDGEN", common::tool_env("RKBUILD_TEST_BINDGEN"));
-    env.set("LIBCLANG_PATH", common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"));
+    env.set(
+        "LIBCLANG_PATH",
+        common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+    );
     env
 }
 
 fn oracle_config(edit: &dyn Fn(&str) -> String) -> DotConfig {
     let p = common::oracle("linux-6.12/x86_64-defconfig-rust/config");
-    DotConfig::parse(Path::new(".config"), &edit(&common::read(&p)), Format::DotConfig).unwrap()
+    DotConfig::parse(
+        Path::new(".config"),
+        &edit(&common::read(&p)),
+        Format::DotConfig,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -30,10 +43,13 @@ fn rust_dropped_by_modversions_and_by_missing_rust_src() {
     let kc = Kconfig::load(Path::new(&src), "x86").unwrap();
 
     // 1. RUST=y with MODVERSIONS=y: the kernel's olddefconfig drops RUST without a word.
-    let cfg = oracle_config(&|t| {
-        t.replace("# CONFIG_MODVERSIONS is not set", "CONFIG_MODVERSIONS=y")
-    });
-    let x = Expander::new(env(&src, &common::tool_env("RKBUILD_TEST_LIB_185")), &kc.variables, true);
+    let cfg =
+        oracle_config(&|t| t.replace("# CONFIG_MODVERSIONS is not set", "CONFIG_MODVERSIONS=y"));
+    let x = Expander::new(
+        env(&src, &common::tool_env("RKBUILD_TEST_LIB_185")),
+        &kc.variables,
+        true,
+    );
     let ev = Eval::new(&kc, &cfg, &x);
     let why = ev.why("RUST", 0);
     x.save();
@@ -46,11 +62,18 @@ fn rust_dropped_by_modversions_and_by_missing_rust_src() {
     assert!(b.at.starts_with("init/Kconfig:"), "{}", b.at);
     let line: usize = b.at.rsplit(':').next().unwrap().parse().unwrap();
     let kconfig = common::read(&Path::new(&src).join("init/Kconfig"));
-    assert!(kconfig.lines().nth(line - 1).unwrap().contains("!MODVERSIONS"));
+    assert!(kconfig
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .contains("!MODVERSIONS"));
     assert_eq!(b.culprits[0].symbol, "MODVERSIONS");
     assert_eq!(b.culprits[0].value, "y");
     let mv_line = cfg.entries["MODVERSIONS"].line;
-    assert!(b.culprits[0].origin.contains(&format!(".config:{mv_line}")), "{text}");
+    assert!(
+        b.culprits[0].origin.contains(&format!(".config:{mv_line}")),
+        "{text}"
+    );
     assert!(why.summary.contains("drops it"), "{text}");
     // With MODVERSIONS off (the oracle's own .config) RUST stays.
     let ok = oracle_config(&|t| t.to_string());
@@ -59,7 +82,11 @@ fn rust_dropped_by_modversions_and_by_missing_rust_src() {
 
     // 2. A library source without core/src/lib.rs: RUST_IS_AVAILABLE is false.
     let empty = tempfile::tempdir().unwrap();
-    let x2 = Expander::new(env(&src, &empty.path().display().to_string()), &kc.variables, true);
+    let x2 = Expander::new(
+        env(&src, &empty.path().display().to_string()),
+        &kc.variables,
+        true,
+    );
     let ev2 = Eval::new(&kc, &ok, &x2);
     let why2 = ev2.why("RUST", 0);
     let text2 = why2.render();
@@ -91,12 +118,22 @@ fn why_command_names_modversions() {
         .env("RUSTC", common::tool_env("RKBUILD_TEST_RUSTC_185"))
         .env("RUST_LIB_SRC", common::tool_env("RKBUILD_TEST_LIB_185"))
         .env("BINDGEN", common::tool_env("RKBUILD_TEST_BINDGEN"))
-        .env("LIBCLANG_PATH", common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"))
+        .env(
+            "LIBCLANG_PATH",
+            common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+        )
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("blocked by: depends on !MODVERSIONS"), "{stdout}");
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("blocked by: depends on !MODVERSIONS"),
+        "{stdout}"
+    );
     assert!(stdout.contains("MODVERSIONS=y"), "{stdout}");
     // Without a source tree there is no Kconfig to ask: a clear error, not a guess.
     let out = assert_cmd::Command::cargo_bin("rkbuild")

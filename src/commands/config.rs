@@ -182,7 +182,9 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
                 "CONFIG_{name} is missing from {} (an older .config?): using its Kconfig default {value} ({at})",
                 tree.cfg.path.display()
             ));
-            tree.cfg.entries.insert(name, dotconfig::Entry { value, line: 0 });
+            tree.cfg
+                .entries
+                .insert(name, dotconfig::Entry { value, line: 0 });
         }
     } else {
         kc_warnings.push(format!(

@@ -98,9 +98,7 @@ impl<'a> Eval<'a> {
             return v.clone();
         }
         let v = self.x.expand(text, &[]);
-        self.macros
-            .borrow_mut()
-            .insert(text.to_string(), v.clone());
+        self.macros.borrow_mut().insert(text.to_string(), v.clone());
         v
     }
 
@@ -184,7 +182,10 @@ impl<'a> Eval<'a> {
             },
             Expr::Const(c) => (c.clone(), None),
             Expr::Macro(m) => (self.macro_value(m).trim().to_string(), None),
-            other => (self.tri(other).as_char().to_string(), Some(SymType::Tristate)),
+            other => (
+                self.tri(other).as_char().to_string(),
+                Some(SymType::Tristate),
+            ),
         }
     }
 
@@ -232,7 +233,10 @@ impl<'a> Eval<'a> {
 
     fn rev(&self, s: &Symbol, list: &[super::tree::Prop<String>]) -> Tristate {
         let mut r = list.iter().fold(Tristate::No, |a, p| {
-            or(a, and(self.tri(&Expr::Sym(p.value.clone())), self.tri(&p.cond)))
+            or(
+                a,
+                and(self.tri(&Expr::Sym(p.value.clone())), self.tri(&p.cond)),
+            )
         });
         if r == Tristate::Module && self.eff_type(s) == Some(SymType::Bool) {
             r = Tristate::Yes;
@@ -372,8 +376,10 @@ impl<'a> Eval<'a> {
                             write = true;
                         }
                         if s.choice.is_none() {
-                            if let Some(d) =
-                                s.defaults.iter().find(|d| self.tri(&d.cond) != Tristate::No)
+                            if let Some(d) = s
+                                .defaults
+                                .iter()
+                                .find(|d| self.tri(&d.cond) != Tristate::No)
                             {
                                 val = and(self.tri(&d.value), self.tri(&d.cond));
                                 if val != Tristate::No {
@@ -414,8 +420,10 @@ impl<'a> Eval<'a> {
                         from_user = true;
                     }
                     _ => {
-                        if let Some(d) =
-                            s.defaults.iter().find(|d| self.tri(&d.cond) != Tristate::No)
+                        if let Some(d) = s
+                            .defaults
+                            .iter()
+                            .find(|d| self.tri(&d.cond) != Tristate::No)
                         {
                             write = true;
                             text = self.operand(&d.value).0;

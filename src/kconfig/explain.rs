@@ -186,7 +186,11 @@ impl Eval<'_> {
                 }
                 Culprit {
                     symbol: n.clone(),
-                    value: if v.text.is_empty() { "\"\"".into() } else { v.text.clone() },
+                    value: if v.text.is_empty() {
+                        "\"\"".into()
+                    } else {
+                        v.text.clone()
+                    },
                     origin: self.origin(&n),
                     because,
                 }
@@ -270,7 +274,11 @@ impl Eval<'_> {
                 .map(|d| self.probe_facts(&d.value))
                 .unwrap_or_default()
         };
-        let shown = if v.text.is_empty() { "\"\"".to_string() } else { v.text.clone() };
+        let shown = if v.text.is_empty() {
+            "\"\"".to_string()
+        } else {
+            v.text.clone()
+        };
         let summary = match (&user, v.from_user) {
             (Some((at, uv)), false) if *uv != shown && !(uv == "n" && shown == "n") => {
                 let verb = if shown == "n" { "drops it" } else { "changes it" };
@@ -377,12 +385,7 @@ impl Eval<'_> {
             if on.len() > 1 && on.iter().any(|m| is_rust_option(m)) {
                 let lines: Vec<String> = on
                     .iter()
-                    .map(|m| {
-                        format!(
-                            "CONFIG_{m}=y ({})",
-                            self.user.origin(m).unwrap_or_default()
-                        )
-                    })
+                    .map(|m| format!("CONFIG_{m}=y ({})", self.user.origin(m).unwrap_or_default()))
                     .collect();
                 out.contradictions.push(format!(
                     "{} are members of the choice at {} ({}), which allows only one",
@@ -441,7 +444,10 @@ fn collect_macros(e: &Expr, out: &mut Vec<String>) {
 
 fn shorten(cmd: &str) -> String {
     if cmd.len() > 160 {
-        format!("{}…", &cmd[..cmd.char_indices().nth(160).map_or(cmd.len(), |(i, _)| i)])
+        format!(
+            "{}…",
+            &cmd[..cmd.char_indices().nth(160).map_or(cmd.len(), |(i, _)| i)]
+        )
     } else {
         cmd.to_string()
     }

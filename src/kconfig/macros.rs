@@ -46,12 +46,13 @@ impl MacroEnv {
             Some(l) if l.starts_with('-') => (String::new(), l.to_string()),
             _ => (String::new(), String::new()),
         };
+        let cross = env("CROSS_COMPILE").unwrap_or_default();
         let tool = |k: &str, gnu: &str, llvm_name: &str| {
             env(k).unwrap_or_else(|| {
                 if llvm.is_some() {
                     format!("{prefix}{llvm_name}{suffix}")
                 } else {
-                    gnu.to_string()
+                    format!("{cross}{gnu}")
                 }
             })
         };
@@ -68,8 +69,14 @@ impl MacroEnv {
         vars.insert("READELF".into(), tool("READELF", "readelf", "llvm-readelf"));
         vars.insert("STRIP".into(), tool("STRIP", "strip", "llvm-strip"));
         vars.insert("RUSTC".into(), rustc.to_string());
-        vars.insert("BINDGEN".into(), env("BINDGEN").unwrap_or_else(|| "bindgen".into()));
-        vars.insert("PAHOLE".into(), env("PAHOLE").unwrap_or_else(|| "pahole".into()));
+        vars.insert(
+            "BINDGEN".into(),
+            env("BINDGEN").unwrap_or_else(|| "bindgen".into()),
+        );
+        vars.insert(
+            "PAHOLE".into(),
+            env("PAHOLE").unwrap_or_else(|| "pahole".into()),
+        );
         // scripts/Makefile.clang: the flags every clang probe gets (integrated assembler on).
         let clang_flags = if cc.contains("clang") {
             let mut f = "-Werror=unknown-warning-option -Werror=ignored-optimization-argument -Werror=option-ignored -Werror=unused-command-line-argument".to_string();
@@ -80,7 +87,10 @@ impl MacroEnv {
         } else {
             String::new()
         };
-        vars.insert("CLANG_FLAGS".into(), env("CLANG_FLAGS").unwrap_or(clang_flags));
+        vars.insert(
+            "CLANG_FLAGS".into(),
+            env("CLANG_FLAGS").unwrap_or(clang_flags),
+        );
         for k in ["RUST_LIB_SRC", "USERCFLAGS", "USERLDFLAGS", "CROSS_COMPILE"] {
             if let Some(v) = env(k) {
                 vars.insert(k.into(), v);
@@ -102,9 +112,9 @@ impl MacroEnv {
             let p = Process::new(words.next().unwrap_or(prog))
                 .args(words)
                 .args(args);
+            // As make's $(shell): the output counts, not the exit status.
             p.output()
                 .ok()
-                .filter(|o| o.success())
                 .map(|o| o.stdout.lines().next().unwrap_or("").replace('#', ""))
                 .unwrap_or_default()
         };
@@ -246,10 +256,15 @@ impl Expander {
                         .vars
                         .entry(name.clone())
                         .or_insert((Flavor::Simple, String::new()));
-                    e.1 = if e.1.is_empty() { add } else { format!("{} {add}", e.1) };
+                    e.1 = if e.1.is_empty() {
+                        add
+                    } else {
+                        format!("{} {add}", e.1)
+                    };
                 }
                 _ => {
-                    x.vars.insert(name.clone(), (Flavor::Recursive, value.clone()));
+                    x.vars
+                        .insert(name.clone(), (Flavor::Recursive, value.clone()));
                 }
             }
         }

@@ -16,7 +16,7 @@ pub mod tree;
 pub use dotconfig::{DotConfig, Format, Tristate, Value};
 
 /// A Kconfig symbol type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SymType {
     Bool,

@@ -18,7 +18,7 @@ impl Session {
     /// Parses `<srctree>/Kconfig` for `srcarch` and prepares the probes for the tools named in
     /// `tools` (already merged with the environment).
     pub fn open(srctree: &Path, srcarch: &str, tools: &ToolNames) -> anyhow::Result<Session> {
-        let kc = Kconfig::load(srctree, srcarch)?;
+        let kc = Kconfig::load_cached(srctree, srcarch)?;
         let rustc = match toolchain::detect_rustc(tools) {
             Ok(f) => f.path.display().to_string(),
             // The probes then fail the way the kernel's would, and `why` says so.

@@ -12,20 +12,21 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
+use nom_kconfig::attribute::expression::CompareOperand;
 use nom_kconfig::attribute::r#type::Type;
+use nom_kconfig::attribute::{r#macro::Macro, range::RangeBound};
 use nom_kconfig::attribute::{
     AndExpression, Atom, CompareOperator, ExpressionToken, FunctionCall, OrExpression, Term,
 };
-use nom_kconfig::attribute::expression::CompareOperand;
-use nom_kconfig::attribute::{r#macro::Macro, range::RangeBound};
 use nom_kconfig::symbol::ConstantSymbol;
 use nom_kconfig::{Attribute, Entry, KconfigFile, KconfigInput};
 
 use super::SymType;
 
 /// A place in the Kconfig sources.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Loc {
+    #[serde(with = "arc_str")]
     pub file: Arc<str>,
     pub line: usize,
 }
@@ -37,7 +38,7 @@ impl std::fmt::Display for Loc {
 }
 
 /// A Kconfig expression.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Expr {
     /// A symbol reference (defined or not: an undefined name is `n`).
     Sym(String),
@@ -51,7 +52,7 @@ pub enum Expr {
     Cmp(Cmp, Box<Expr>, Box<Expr>),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Cmp {
     Eq,
     Ne,
@@ -160,7 +161,7 @@ impl std::fmt::Display for Expr {
 
 /// A property with the condition under which it applies (its own `if` and the dependencies of
 /// its entry), and where it is written.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Prop<T> {
     pub value: T,
     pub cond: Expr,
@@ -168,7 +169,7 @@ pub struct Prop<T> {
 }
 
 /// One `config`/`menuconfig` entry: a symbol may have several.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Definition {
     pub loc: Loc,
     /// Everything this entry depends on: its `depends on` lines and the enclosing blocks.
@@ -177,7 +178,7 @@ pub struct Definition {
     pub dep_lines: Vec<Prop<Expr>>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Symbol {
     pub name: String,
     pub ty: Option<SymType>,
@@ -204,7 +205,7 @@ impl Symbol {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Choice {
     pub loc: Loc,
     pub prompts: Vec<Prop<String>>,
@@ -229,6 +230,130 @@ pub struct Kconfig {
     pub files: usize,
     pub entries: usize,
     pub parse_time: std::time::Duration,
+    /// Every file read (relative to the source tree), to validate the parse cache.
+    pub file_list: Vec<String>,
+    /// Whether this came from the parse cache.
+    pub cached: bool,
+}
+
+mod arc_str {
+    use std::sync::Arc;
+
+    use serde::{Deserialize as _, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error> {
+        String::deserialize(d).map(Arc::from)
+    }
+}
+
+/// The parse cache: the flattened tree, and the size and mtime of every file it was read from.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Stored {
+    format: String,
+    srctree: PathBuf,
+    srcarch: String,
+    stamps: Vec<(String, u64, u128)>,
+    symbols: Vec<Symbol>,
+    choices: Vec<Choice>,
+    modules: Option<String>,
+    variables: Vec<(String, String, String)>,
+    files: usize,
+    entries: usize,
+}
+
+const CACHE_FORMAT: &str = concat!("rkbuild-kconfig-tree-1-", env!("CARGO_PKG_VERSION"));
+
+fn stamp(path: &Path) -> Option<(u64, u128)> {
+    let m = std::fs::metadata(path).ok()?;
+    let t = m
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    Some((m.len(), t))
+}
+
+fn cache_file(srctree: &Path, root: &str, srcarch: &str) -> Option<PathBuf> {
+    let key = format!(
+        "{}\n{root}\n{srcarch}",
+        crate::commands::canonical(srctree).display()
+    );
+    super::macros::cache_dir().map(|d| {
+        d.join(format!(
+            "kconfig-tree-{:016x}.json",
+            super::macros::fnv(&key)
+        ))
+    })
+}
+
+impl Kconfig {
+    /// [`Kconfig::load`] through the parse cache: the flattened tree is stored beside the probe
+    /// cache and reused while no Kconfig file it was read from changed (size and mtime).
+    pub fn load_cached(srctree: &Path, srcarch: &str) -> Result<Kconfig, KconfigError> {
+        let start = std::time::Instant::now();
+        // RKBUILD_NO_PARSE_CACHE=1 parses every time (the benchmark measures both).
+        let file = cache_file(srctree, "Kconfig", srcarch)
+            .filter(|_| std::env::var_os("RKBUILD_NO_PARSE_CACHE").is_none());
+        if let Some(stored) = file
+            .as_ref()
+            .and_then(|f| std::fs::read(f).ok())
+            .and_then(|b| serde_json::from_slice::<Stored>(&b).ok())
+        {
+            let fresh = stored.format == CACHE_FORMAT
+                && stored.srcarch == srcarch
+                && stored
+                    .stamps
+                    .iter()
+                    .all(|(f, len, t)| stamp(&srctree.join(f)) == Some((*len, *t)));
+            if fresh {
+                return Ok(Kconfig {
+                    srctree: srctree.to_path_buf(),
+                    srcarch: stored.srcarch,
+                    symbols: stored
+                        .symbols
+                        .into_iter()
+                        .map(|s| (s.name.clone(), s))
+                        .collect(),
+                    choices: stored.choices,
+                    modules: stored.modules,
+                    variables: stored.variables,
+                    files: stored.files,
+                    entries: stored.entries,
+                    parse_time: start.elapsed(),
+                    file_list: stored.stamps.into_iter().map(|s| s.0).collect(),
+                    cached: true,
+                });
+            }
+        }
+        let kc = Kconfig::load(srctree, srcarch)?;
+        if let Some(f) = file {
+            let stored = Stored {
+                format: CACHE_FORMAT.into(),
+                srctree: srctree.to_path_buf(),
+                srcarch: srcarch.into(),
+                stamps: kc
+                    .file_list
+                    .iter()
+                    .filter_map(|f| stamp(&srctree.join(f)).map(|(l, t)| (f.clone(), l, t)))
+                    .collect(),
+                symbols: kc.symbols.values().cloned().collect(),
+                choices: kc.choices.clone(),
+                modules: kc.modules.clone(),
+                variables: kc.variables.clone(),
+                files: kc.files,
+                entries: kc.entries,
+            };
+            if let Ok(bytes) = serde_json::to_vec(&stored) {
+                let _ = crate::fsutil::write_if_changed(&f, &bytes);
+            }
+        }
+        Ok(kc)
+    }
 }
 
 /// What can go wrong reading a Kconfig tree.
@@ -269,7 +394,8 @@ impl Kconfig {
         }
         // nom-kconfig builds its AST deep on the stack (one frame per nested block and source):
         // parse on a thread with room to spare.
-        let (srctree2, root2, srcarch2) = (srctree.to_path_buf(), root.to_string(), srcarch.to_string());
+        let (srctree2, root2, srcarch2) =
+            (srctree.to_path_buf(), root.to_string(), srcarch.to_string());
         let mut kc = std::thread::Builder::new()
             .stack_size(256 << 20)
             .spawn(move || Self::parse_and_build(&srctree2, &root2, &srcarch2))
@@ -333,6 +459,8 @@ impl Kconfig {
                 files: 0,
                 entries: 0,
                 parse_time: Default::default(),
+                file_list: vec![],
+                cached: false,
             },
             lines: HashMap::new(),
         };
@@ -454,7 +582,11 @@ impl FileLines {
             .enumerate()
             .take(end.saturating_sub(1))
             .skip(start)
-            .filter(|(_, l)| l.split_whitespace().next().is_some_and(|w| kws.contains(&w)))
+            .filter(|(_, l)| {
+                l.split_whitespace()
+                    .next()
+                    .is_some_and(|w| kws.contains(&w))
+            })
             .nth(n)
             .map(|(i, _)| i + 1)
             .unwrap_or(start)
@@ -479,6 +611,7 @@ impl Builder {
     fn file(&mut self, file: &Arc<str>, entries: &[Entry], ctx: &Ctx) -> Result<(), KconfigError> {
         if !self.lines.contains_key(file) {
             self.kc.files += 1;
+            self.kc.file_list.push(file.to_string());
             let fl = FileLines::read(&self.srctree.join(&**file));
             self.lines.insert(file.clone(), fl);
         }
@@ -496,7 +629,12 @@ impl Builder {
         self.lines.get_mut(file).map(|f| f.next(key)).unwrap_or(0)
     }
 
-    fn entries(&mut self, file: &Arc<str>, entries: &[Entry], ctx: &Ctx) -> Result<(), KconfigError> {
+    fn entries(
+        &mut self,
+        file: &Arc<str>,
+        entries: &[Entry],
+        ctx: &Ctx,
+    ) -> Result<(), KconfigError> {
         for e in entries {
             match e {
                 Entry::Config(c) => {
@@ -610,7 +748,8 @@ impl Builder {
     fn config(&mut self, file: &Arc<str>, line: usize, name: &str, attrs: &[Attribute], ctx: &Ctx) {
         self.kc.entries += 1;
         let fl = self.lines.get(file);
-        let attr_line = |kws: &[&str], n: usize| fl.map(|f| f.attr_line(line, kws, n)).unwrap_or(line);
+        let attr_line =
+            |kws: &[&str], n: usize| fl.map(|f| f.attr_line(line, kws, n)).unwrap_or(line);
         let loc = |l: usize| Loc {
             file: file.clone(),
             line: l,
@@ -653,11 +792,25 @@ impl Builder {
             Expr::and(cond(own, l), ctx.visible.clone())
         };
         const TYPE_KWS: [&str; 11] = [
-            "bool", "tristate", "string", "hex", "int", "def_bool", "def_tristate", "def_int",
-            "def_hex", "def_string", "boolean",
+            "bool",
+            "tristate",
+            "string",
+            "hex",
+            "int",
+            "def_bool",
+            "def_tristate",
+            "def_int",
+            "def_hex",
+            "def_string",
+            "boolean",
         ];
         const DEFAULT_KWS: [&str; 6] = [
-            "default", "def_bool", "def_tristate", "def_int", "def_hex", "def_string",
+            "default",
+            "def_bool",
+            "def_tristate",
+            "def_int",
+            "def_hex",
+            "def_string",
         ];
         for a in attrs {
             match a {
