@@ -29,7 +29,7 @@ fn compare(
     c_probes_differ: bool,
 ) -> (usize, Vec<String>) {
     let user = DotConfig::load(config).unwrap();
-    let x = Expander::new(env, &kc.variables, true);
+    let x = Expander::new(env, &kc.variables, false);
     let ev = Eval::new(kc, &user, &x);
     let mine: BTreeMap<String, String> = ev.auto_conf().into_iter().collect();
     x.save();

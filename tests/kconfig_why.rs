@@ -48,7 +48,7 @@ fn rust_dropped_by_modversions_and_by_missing_rust_src() {
     let x = Expander::new(
         env(&src, &common::tool_env("RKBUILD_TEST_LIB_185")),
         &kc.variables,
-        true,
+        false,
     );
     let ev = Eval::new(&kc, &cfg, &x);
     let why = ev.why("RUST", 0);
@@ -85,7 +85,7 @@ fn rust_dropped_by_modversions_and_by_missing_rust_src() {
     let x2 = Expander::new(
         env(&src, &empty.path().display().to_string()),
         &kc.variables,
-        true,
+        false,
     );
     let ev2 = Eval::new(&kc, &ok, &x2);
     let why2 = ev2.why("RUST", 0);
@@ -122,6 +122,7 @@ fn why_command_names_modversions() {
             "LIBCLANG_PATH",
             common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
         )
+        .env("RKBUILD_CACHE_DIR", dir.path().join("cache"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
