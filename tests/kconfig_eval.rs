@@ -88,6 +88,16 @@ fn choices_and_ranges() {
     // The user's pick wins over the default.
     let v = eval(k, "CONFIG_L1=y\n", &["L1", "L2"]);
     assert_eq!(v, ["y", "n"]);
+    // The default set to n explicitly: the first member the .config leaves open.
+    let v = eval(k, "# CONFIG_L2 is not set\n", &["L1", "L2"]);
+    assert_eq!(v, ["y", "n"]);
+    // Everything n: the last visible member.
+    let v = eval(
+        k,
+        "# CONFIG_L1 is not set\n# CONFIG_L2 is not set\n",
+        &["L1", "L2"],
+    );
+    assert_eq!(v, ["n", "y"]);
 }
 
 #[test]

@@ -123,3 +123,43 @@ fn linux_73_x86_64_defconfig_rust() {
     );
     assert!(n > 1200, "only {n} symbols compared");
 }
+
+/// The stronger check: start from the minimal `arch/x86/configs/x86_64_defconfig` plus the
+/// oracle recipe's edits (RUST, SAMPLES, SAMPLES_RUST, SAMPLE_RUST_MINIMAL=m,
+/// SAMPLE_RUST_PRINT=y, MODVERSIONS off), so nearly every value comes from rkbuild's own
+/// defaults, selects and probes, and compare with the kernel's auto.conf.
+#[test]
+fn linux_612_from_the_minimal_defconfig() {
+    let src = common::tool_env("RKBUILD_TEST_LINUX_612");
+    let kc = Kconfig::load(Path::new(&src), "x86").unwrap();
+    let mut env = MacroEnv::kbuild(
+        Path::new(&src),
+        "x86",
+        &common::tool_env("RKBUILD_TEST_RUSTC_185"),
+        Some("-14"),
+    );
+    env.set("RUST_LIB_SRC", common::tool_env("RKBUILD_TEST_LIB_185"));
+    env.set("BINDGEN", common::tool_env("RKBUILD_TEST_BINDGEN"));
+    env.set(
+        "LIBCLANG_PATH",
+        common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+    );
+    env.version_texts();
+    let defconfig = common::read(&Path::new(&src).join("arch/x86/configs/x86_64_defconfig"));
+    let edits = "CONFIG_RUST=y\nCONFIG_SAMPLES=y\nCONFIG_SAMPLES_RUST=y\nCONFIG_SAMPLE_RUST_MINIMAL=m\nCONFIG_SAMPLE_RUST_PRINT=y\n# CONFIG_MODVERSIONS is not set\n";
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join(".config");
+    std::fs::write(&config, format!("{defconfig}{edits}")).unwrap();
+    let oracle = common::oracle("linux-6.12/x86_64-defconfig-rust/auto.conf");
+    let (n, bad) = compare(&kc, env, &config, &oracle, false);
+    eprintln!(
+        "6.12 from x86_64_defconfig: {n} compared, {} differ",
+        bad.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} of {n} differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

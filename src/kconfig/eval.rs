@@ -8,8 +8,9 @@
 //!   direct dependencies); `select` then raises it to the selectors' value;
 //! * int/hex/string: the `.config` value when visible, else the first active default, clamped
 //!   to the first active `range`;
-//! * a choice picks the visible member set to `y` in `.config`, else its first visible default,
-//!   else its first visible member;
+//! * a choice picks the visible member set to `y` in `.config`, else its first visible default
+//!   (unless the `.config` sets that one to `n`), else the first visible member the `.config`
+//!   says nothing about, else the last visible member (`sym_calc_choice`);
 //! * comparisons work on numbers when both sides parse as numbers of their type, else on text.
 //!
 //! Values are computed on demand and memoised, so reading one symbol only evaluates what it
@@ -294,13 +295,25 @@ impl<'a> Eval<'a> {
                         && member_vis(m)
                 })
                 .cloned()
+                // The default, unless the .config sets it to n explicitly.
                 .or_else(|| {
                     c.defaults
                         .iter()
                         .find(|d| self.tri(&d.cond) != Tristate::No && member_vis(&d.value))
                         .map(|d| d.value.clone())
+                        .filter(|d| {
+                            !matches!(self.user.get(d), Some(Value::Tristate(Tristate::No)))
+                        })
                 })
-                .or_else(|| c.members.iter().find(|m| member_vis(m)).cloned())
+                // The first visible member the .config says nothing about.
+                .or_else(|| {
+                    c.members
+                        .iter()
+                        .find(|m| member_vis(m) && self.user.get(m).is_none())
+                        .cloned()
+                })
+                // All set to n: the last visible one (sym_calc_choice).
+                .or_else(|| c.members.iter().rev().find(|m| member_vis(m)).cloned())
         };
         self.choices.borrow_mut().insert(idx, sel.clone());
         sel
