@@ -155,3 +155,20 @@ fn contradictory_choice_is_rejected_with_the_kconfig_line() {
     // Nothing half-written.
     assert!(!d.path().join("include/generated/rustc_cfg").exists());
 }
+
+#[test]
+fn unreadable_kconfig_is_reported_and_config_goes_on() {
+    let d = setup(CONFIG);
+    std::fs::write(
+        d.path().join("src/Kconfig"),
+        format!("{KCONFIG}\nconfig BROKEN\n\tbool\n\tfrobnicate yes\n"),
+    )
+    .unwrap();
+    let o = config(d.path(), true);
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let line = KCONFIG.lines().count() + 4;
+    assert!(t.contains("cannot read the tree's Kconfig"), "{t}");
+    assert!(t.contains(&format!("Kconfig:{line}")), "{t}");
+    assert!(t.contains("frobnicate"), "{t}");
+}

@@ -159,11 +159,20 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
     let mut tree = Tree::open(opts)?;
     let tools = opts.tools.clone().with_env();
     // The tree's Kconfig: types, defaults and dependencies of the Rust options.
+    let mut kc_warnings = vec![];
+    // A Kconfig rkbuild cannot read does not stop `config`: it goes on unchecked, and says why.
     let kconfig = match tree.srctree.clone().filter(|s| has_kconfig(s)) {
-        Some(src) => Some(Session::open(&src, tree.arch.srcarch(), &tools)?),
+        Some(src) => match Session::open(&src, tree.arch.srcarch(), &tools) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                kc_warnings.push(format!(
+                    "cannot read the tree's Kconfig, so the Rust options are used unchecked: {e:#}"
+                ));
+                None
+            }
+        },
         None => None,
     };
-    let mut kc_warnings = vec![];
     if let Some(session) = &kconfig {
         let user = tree.cfg.clone();
         let ev = Eval::new(&session.kc, &user, &session.x);
@@ -186,7 +195,7 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
                 .entries
                 .insert(name, dotconfig::Entry { value, line: 0 });
         }
-    } else {
+    } else if kc_warnings.is_empty() {
         kc_warnings.push(format!(
             "no Kconfig to check {} against ({}): Rust options are used as written, unchecked; a hex value without 0x keeps its spelling",
             tree.cfg.path.display(),
