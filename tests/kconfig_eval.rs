@@ -115,3 +115,46 @@ fn if_and_menu_blocks_add_dependencies_with_their_lines() {
     let lines: Vec<usize> = c.dep_lines.iter().map(|p| p.loc.line).collect();
     assert_eq!(lines, [4, 5]);
 }
+
+/// The 2021 patch set's "Rust hacking" menu (from the seed patch, as written there): the
+/// optimisation-level and build-assert choices, with the Deny member hidden at opt-level 0.
+#[test]
+fn seed_2021_rust_hacking_choices() {
+    let patch = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/seeds/001-patch-kbuild-add-rust-support.patch"),
+    )
+    .expect("the 2021 seed patch in ../shared/seeds");
+    // The lines the patch adds to lib/Kconfig.debug.
+    let hunk: String = patch
+        .split("+++ b/lib/Kconfig.debug")
+        .nth(1)
+        .unwrap()
+        .split("\ndiff --git")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix('+'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let k = format!("config RUST\n\tbool \"Rust support\"\n\n{hunk}");
+    let names = [
+        "RUST_OVERFLOW_CHECKS",
+        "RUST_OPT_LEVEL_SIMILAR_AS_CHOSEN_FOR_C",
+        "RUST_OPT_LEVEL_0",
+        "RUST_BUILD_ASSERT_ALLOW",
+        "RUST_BUILD_ASSERT_DENY",
+    ];
+    let v = eval(&k, "CONFIG_RUST=y\n", &names);
+    assert_eq!(v, ["y", "y", "n", "n", "y"]);
+    // Opt-level 0: Deny is not visible, the default moves to Allow.
+    let v = eval(
+        &k,
+        "CONFIG_RUST=y\nCONFIG_RUST_OPT_LEVEL_0=y\nCONFIG_RUST_BUILD_ASSERT_DENY=y\n",
+        &names,
+    );
+    assert_eq!(v, ["y", "n", "y", "y", "n"]);
+    // Without RUST nothing of the menu is set.
+    let v = eval(&k, "# CONFIG_RUST is not set\n", &names);
+    assert_eq!(v, ["n", "n", "n", "n", "n"]);
+}
