@@ -488,7 +488,8 @@ mod tests {
         assert_eq!(x.expand("$(failure,false)", &[]), "y");
         assert_eq!(x.expand("$(if-ok,true,Y,N)", &[]), "Y");
         assert_eq!(x.expand("$(if-success,exit 3,Y,N)", &[]), "N");
-        assert_eq!(x.expand("$(shell,echo $((1+2)))", &[]), "3");
+        // Arguments are expanded before the call, commas inside them do not split.
+        assert_eq!(x.expand("$(shell,echo '$(greet,x,y)')", &[]), "hello x, y");
         assert_eq!(x.expand("$(UNSET_VARIABLE_FOR_TEST)", &[]), "");
     }
 

@@ -835,7 +835,6 @@ impl Builder {
                             cond: prompt_cond(&t.r#if, l),
                             loc: loc(l),
                         });
-                        n_prompt += 0;
                     }
                     if let Some(e) = default {
                         defaults.push(Prop {
@@ -991,8 +990,6 @@ impl Builder {
         }
         self.kc.choices.push(c);
         inner.choice = Some(idx);
-        let before: Vec<String> = self.kc.symbols.keys().cloned().collect();
-        let _ = before;
         let mut members = vec![];
         collect_members(&ch.entries, &mut members);
         self.kc.choices[idx].members = members;
