@@ -102,6 +102,9 @@ fn kconfig_types_defaults_and_warnings() {
     );
     // RUST_OVERFLOW_CHECKS is missing from the older .config: default y, with its line.
     assert!(cfg.contains("--cfg=CONFIG_RUST_OVERFLOW_CHECKS\n"), "{cfg}");
+    // ... and so into the flags.
+    let flags = common::read(&d.path().join("include/generated/rustc_flags"));
+    assert!(flags.contains("-Coverflow-checks=y"), "{flags}");
     let config_line = KCONFIG
         .lines()
         .position(|l| l == "config RUST_OVERFLOW_CHECKS")
@@ -125,6 +128,8 @@ fn kconfig_types_defaults_and_warnings() {
         "{cfg}"
     );
     assert!(!cfg.contains("RUST_OVERFLOW_CHECKS"), "{cfg}");
+    let flags = common::read(&d2.path().join("include/generated/rustc_flags"));
+    assert!(flags.contains("-Coverflow-checks=n"), "{flags}");
 }
 
 #[test]
