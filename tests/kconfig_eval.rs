@@ -1,6 +1,8 @@
 //! The evaluator's rules on small Kconfig trees, each checked against what the kernel's
 //! `scripts/kconfig` does (symbol.c / expr.c).
 
+mod common;
+
 use std::path::Path;
 
 use rkbuild::kconfig::eval::Eval;
@@ -120,11 +122,10 @@ fn if_and_menu_blocks_add_dependencies_with_their_lines() {
 /// optimisation-level and build-assert choices, with the Deny member hidden at opt-level 0.
 #[test]
 fn seed_2021_rust_hacking_choices() {
-    let patch = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/seeds/001-patch-kbuild-add-rust-support.patch"),
-    )
-    .expect("the 2021 seed patch in ../shared/seeds");
+    // The seeds sit beside the oracle (../shared/seeds, or beside $RKBUILD_ORACLE).
+    let patch = common::read(&common::oracle(
+        "../seeds/001-patch-kbuild-add-rust-support.patch",
+    ));
     // The lines the patch adds to lib/Kconfig.debug.
     let hunk: String = patch
         .split("+++ b/lib/Kconfig.debug")
