@@ -73,6 +73,28 @@ rustc +stable --version >/dev/null || { echo "rustup stable toolchain missing" >
 rustup component list --toolchain stable --installed | grep -q clippy || { echo "clippy (rustup) missing" >&2; exit 1; }
 log "$(rustc +stable --version), $(rustc +nightly --version 2>/dev/null || echo 'no nightly')"
 
+# 6. Real kernel tree: Debian's linux-source-7.3 (7.3.4, trixie-backports), read with the same private
+#    apt state as rust-src above (the system's apt is untouched). Used by the Kconfig tests and benchmark.
+LINUX_73=linux-source-7.3
+K73="$CACHE/linux-7.3"
+if [ ! -f "$K73/Makefile" ]; then
+  log "$LINUX_73 (trixie-backports; download and unpack)"
+  priv="$CACHE/apt-trixie"
+  mkdir -p "$priv/lists/partial" "$priv/archives/partial"
+  printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
+    trixie trixie-backports > "$priv/sources.list"
+  aptp=(-o Dir::Etc::SourceList="$priv/sources.list" -o Dir::Etc::SourceParts=/dev/null
+        -o Dir::State::Lists="$priv/lists" -o Dir::Cache::Archives="$priv/archives" -o APT::Get::List-Cleanup=0)
+  apt-get "${aptp[@]}" update -qq
+  tmp="$CACHE/dl-7.3"; rm -rf "$tmp"; mkdir -p "$tmp"
+  (cd "$tmp" && apt-get "${aptp[@]}" download "$LINUX_73" >/dev/null)
+  dpkg-deb -x "$tmp"/linux-source-7.3_*.deb "$tmp/x"
+  rm -rf "$K73.tmp" && mkdir -p "$K73.tmp"
+  tar -xJf "$tmp"/x/usr/src/linux-source-7.3.tar.xz -C "$K73.tmp" --strip-components=1
+  rm -rf "$K73" && mv "$K73.tmp" "$K73" && rm -rf "$tmp"
+fi
+log "linux $(make -s -C "$K73" kernelversion 2>/dev/null) at $K73"
+
 # The environment the tests read (sourced by .ci/run).
 cat > "$CACHE/env.sh" <<ENV
 export RKBUILD_TEST_RUSTC_185=/usr/bin/rustc
@@ -83,5 +105,6 @@ export RKBUILD_TEST_LIBCLANG_PATH=/usr/lib/llvm-14/lib
 export RKBUILD_TEST_LINUX_612=$K612
 export RKBUILD_TEST_RUSTC_195=$(rustup which --toolchain stable rustc)
 export RKBUILD_TEST_RUSTC_NIGHTLY=$(rustup which --toolchain nightly rustc)
+export RKBUILD_TEST_LINUX_73=$K73
 ENV
 log "environment in $CACHE/env.sh"

@@ -54,6 +54,19 @@ enum Command {
         #[command(flatten)]
         tree: TreeArgs,
     },
+    /// Explain a Kconfig symbol's value from the tree's Kconfig, the .config and the
+    /// toolchain: unmet dependencies with the .config lines behind them, selects, defaults,
+    /// and the probes behind `$(…)` macros.
+    Why {
+        /// The symbol (CONFIG_RUST or RUST).
+        #[arg(required_unless_present = "all")]
+        symbol: Option<String>,
+        /// Evaluate every symbol and print what `make olddefconfig` would leave in auto.conf.
+        #[arg(long)]
+        all: bool,
+        #[command(flatten)]
+        tree: TreeArgs,
+    },
     /// Print the target for an arch/config/rustc (a custom spec, or a built-in target and its
     /// flags); `target check FILE` and `target upgrade FILE` lint and rewrite existing specs.
     #[command(args_conflicts_with_subcommands = true)]
@@ -274,6 +287,48 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             }),
             out,
         ),
+        Command::Why {
+            symbol: None, tree, ..
+        } => {
+            let report = commands::why::run_all(&tree.into())?;
+            if out.json() {
+                out.message(&serde_json::json!({"reason": "why-all", "report": report}));
+            } else {
+                for (name, value) in &report.values {
+                    println!("CONFIG_{name}={value}");
+                }
+                eprintln!(
+                    "  {} symbols written of {} defined, {} Kconfig files {} in {} ms, evaluated in {} ms; {} probes run",
+                    report.values.len(),
+                    report.symbols,
+                    report.files,
+                    if report.parse_cached { "loaded from the parse cache" } else { "parsed" },
+                    report.parse_ms,
+                    report.eval_ms,
+                    report.probes_run
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Why {
+            symbol: Some(symbol),
+            tree,
+            ..
+        } => {
+            let report = commands::why::run(&tree.into(), &symbol)?;
+            if out.json() {
+                out.message(&serde_json::json!({"reason": "why", "report": report}));
+            } else {
+                print!("{}", report.why.render());
+                if out.verbose {
+                    println!(
+                        "  ({} Kconfig files, {} symbols, parsed in {} ms; {} probes run)",
+                        report.files, report.symbols, report.parse_ms, report.probes_run
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Doctor { tree } => {
             let report = doctor::run(&tree.into())?;
             if out.json() {

@@ -4,12 +4,15 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context as _;
+use anyhow::{bail, Context as _};
 
 use super::{rustc_for, Tree, TreeOpts};
 use crate::flags::{self, Flag, ObjKind};
 use crate::fsutil::{write_if_changed, WriteOutcome};
-use crate::kconfig::rustc_cfg;
+use crate::kconfig::eval::Eval;
+use crate::kconfig::session::Session;
+use crate::kconfig::tree::has_kconfig;
+use crate::kconfig::{dotconfig, rustc_cfg, SymType};
 use crate::target;
 use crate::toolchain::{self, RustcInfo};
 use crate::tree::{Arch, Vintage};
@@ -17,6 +20,8 @@ use crate::tree::{Arch, Vintage};
 /// What `config` produced.
 #[derive(Debug, serde::Serialize)]
 pub struct ConfigReport {
+    /// Whether the Rust options were checked against the tree's Kconfig.
+    pub kconfig_checked: bool,
     pub vintage: Vintage,
     pub vintage_source: String,
     pub arch: Arch,
@@ -44,7 +49,7 @@ pub struct Generated {
 
 /// Computes every output without touching the disk (the vintage's own target style).
 pub fn generate(tree: &Tree, rustc: &RustcInfo, has_remap: bool) -> anyhow::Result<Generated> {
-    generate_styled(tree, rustc, has_remap, None)
+    generate_with(tree, rustc, has_remap, None, &|_| None)
 }
 
 /// Replaces the `--target=` flag of a flag list with the chosen target's flags.
@@ -65,12 +70,15 @@ fn retarget(flags: Vec<Flag>, target: &[Flag]) -> Vec<Flag> {
     out
 }
 
-/// [`generate`] with `--target-style` (None: the vintage's own).
-pub fn generate_styled(
+/// [`generate`] with `--target-style` (None: the vintage's own) and the symbol types from the
+/// tree's Kconfig (a hex value written without `0x` gets the prefix in rustc_cfg, as the kernel's
+/// printer does).
+pub fn generate_with(
     tree: &Tree,
     rustc: &RustcInfo,
     has_remap: bool,
     style: Option<target::TargetStyle>,
+    types: &dyn Fn(&str) -> Option<SymType>,
 ) -> anyhow::Result<Generated> {
     let ctx = tree.ctx(rustc, has_remap);
     let style = style.unwrap_or(target::TargetStyle::default_for(tree.vintage));
@@ -99,7 +107,7 @@ pub fn generate_styled(
         .chain(flags::modkern_flags(&ctx, ObjKind::Module))
         .chain(cross.iter().cloned())
         .collect();
-    let cfg_text = rustc_cfg::render(&tree.cfg, &|_| None)?;
+    let cfg_text = rustc_cfg::render(&tree.cfg, types)?;
     let gen = tree.objtree.join("include/generated");
     let argfile = |f: &[Flag]| {
         let mut s = String::new();
@@ -176,6 +184,54 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
 pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<ConfigReport> {
     let style = style.map(target::TargetStyle::parse).transpose()?;
     let mut tree = Tree::open(opts)?;
+    let tools = opts.tools.clone().with_env();
+    // The tree's Kconfig: types, defaults and dependencies of the Rust options.
+    let mut kc_warnings = vec![];
+    // A Kconfig rkbuild cannot read does not stop `config`: it goes on unchecked, and says why.
+    let kconfig = match tree.srctree.clone().filter(|s| has_kconfig(s)) {
+        Some(src) => match Session::open(&src, tree.arch.srcarch(), &tools) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                kc_warnings.push(format!(
+                    "cannot read the tree's Kconfig, so the Rust options are used unchecked: {e:#}"
+                ));
+                None
+            }
+        },
+        None => None,
+    };
+    if let Some(session) = &kconfig {
+        let user = tree.cfg.clone();
+        let ev = Eval::new(&session.kc, &user, &session.x);
+        let checks = ev.rust_checks();
+        session.x.save();
+        if !checks.contradictions.is_empty() {
+            bail!(
+                "contradictory Rust options in {}:\n  {}\n  fix: keep one of them set to y (`make menuconfig` shows the choice)",
+                tree.cfg.path.display(),
+                checks.contradictions.join("\n  ")
+            );
+        }
+        kc_warnings.extend(checks.changed);
+        for (name, value, at) in checks.filled {
+            kc_warnings.push(format!(
+                "CONFIG_{name} is missing from {} (an older .config?): using its Kconfig default {value} ({at})",
+                tree.cfg.path.display()
+            ));
+            tree.cfg
+                .entries
+                .insert(name, dotconfig::Entry { value, line: 0 });
+        }
+    } else if kc_warnings.is_empty() {
+        kc_warnings.push(format!(
+            "no Kconfig to check {} against ({}): Rust options are used as written, unchecked; a hex value without 0x keeps its spelling",
+            tree.cfg.path.display(),
+            match &tree.srctree {
+                Some(s) => format!("{} has no Kconfig", s.display()),
+                None => "pass --srctree to check".into(),
+            }
+        ));
+    }
     tree.require_rust()?;
     let mut warnings: Vec<String> = tree
         .cfg
@@ -189,7 +245,7 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
             tree.vintage, tree.vintage_source
         ));
     }
-    let tools = opts.tools.clone().with_env();
+    warnings.extend(kc_warnings);
     let rustc = rustc_for(&tree, &tools)?;
     warnings.extend(crate::kconfig::sync_toolchain_symbols(
         &mut tree.cfg,
@@ -198,7 +254,8 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
     let has_remap = tree.vintage == Vintage::K7_3
         && tree.out_of_srctree()
         && toolchain::rustc_option(&rustc.path, "--remap-path-scope=macro");
-    let gen = generate_styled(&tree, &rustc.info, has_remap, style)?;
+    let types = |name: &str| kconfig.as_ref().and_then(|k| k.kc.sym_type(name));
+    let gen = generate_with(&tree, &rustc.info, has_remap, style, &types)?;
     let mut files = vec![];
     for (path, bytes) in &gen.files {
         let status = write_if_changed(path, bytes)?;
@@ -208,6 +265,7 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
         });
     }
     Ok(ConfigReport {
+        kconfig_checked: kconfig.is_some(),
         vintage: tree.vintage,
         vintage_source: tree.vintage_source.clone(),
         arch: tree.arch,

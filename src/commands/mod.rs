@@ -4,6 +4,7 @@
 pub mod config;
 pub mod doctor;
 pub mod target;
+pub mod why;
 
 use std::path::{Path, PathBuf};
 

@@ -6,12 +6,17 @@
 //! `.config` is always enough to produce flags.
 
 pub mod dotconfig;
+pub mod eval;
+pub mod explain;
+pub mod macros;
 pub mod rustc_cfg;
+pub mod session;
+pub mod tree;
 
 pub use dotconfig::{DotConfig, Format, Tristate, Value};
 
 /// A Kconfig symbol type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SymType {
     Bool,
