@@ -140,7 +140,7 @@ pub fn core_library(ctx: &Ctx, lib_src: &str) -> Library<'static> {
             name: "core",
             root,
             target_flags: vec![
-                "--edition=2021".into(),
+                format!("--edition={}", core_edition(ctx)),
                 "--cfg".into(),
                 "no_fp_fmt_parse".into(),
             ],
@@ -162,9 +162,9 @@ pub fn core_library(ctx: &Ctx, lib_src: &str) -> Library<'static> {
     }
 }
 
-/// 7.3's `core-edition`: 2024 from rustc 1.87, else 2021.
+/// `core-edition` (7.3, and 6.12.y by backport): 2024 from rustc 1.87, else 2021.
 pub fn core_edition(ctx: &Ctx) -> &'static str {
-    if ctx.vintage == Vintage::K7_3 && ctx.rustc.at_least(1, 87, 0) {
+    if ctx.vintage != Vintage::V2021 && ctx.rustc.at_least(1, 87, 0) {
         "2024"
     } else if ctx.vintage == Vintage::V2021 {
         "2018"
