@@ -30,7 +30,10 @@ fn clippy_runs_on_every_crate_but_core() {
         .env("CLIPPY_DRIVER", "clippy-driver")
         .env("RUST_LIB_SRC", &lib)
         .env("BINDGEN", common::tool_env("RKBUILD_TEST_BINDGEN"))
-        .env("LIBCLANG_PATH", common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"))
+        .env(
+            "LIBCLANG_PATH",
+            common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+        )
         .env("NO_COLOR", "1")
         .env_remove("KRUSTFLAGS")
         .output()
@@ -46,7 +49,10 @@ fn clippy_runs_on_every_crate_but_core() {
         "  CLIPPY [M] drivers/misc/rust_hello.o",
         "  CLIPPY     drivers/leds/leds_mini.o",
     ] {
-        assert!(stdout.contains(&format!("{line}\n")), "no `{line}` in\n{stdout}");
+        assert!(
+            stdout.contains(&format!("{line}\n")),
+            "no `{line}` in\n{stdout}"
+        );
     }
     assert!(!stdout.contains("RUSTC [M]"), "{stdout}");
     assert!(stderr.contains("clippy::needless_return"), "{stderr}");

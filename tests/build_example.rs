@@ -105,7 +105,12 @@ fn check_objects(obj: &Path, machine: object::Architecture, redirect_extra: &[&s
     assert_eq!(object::File::parse(&*core).unwrap().architecture(), machine);
     let core_syms = symbols(&core);
     let mut redirected = vec![
-        "__addsf3", "__eqsf2", "__muldf3", "__multi3", "__udivti3", "__umodti3",
+        "__addsf3",
+        "__eqsf2",
+        "__muldf3",
+        "__multi3",
+        "__udivti3",
+        "__umodti3",
     ];
     redirected.extend(redirect_extra);
     for s in &redirected {
@@ -115,7 +120,9 @@ fn check_objects(obj: &Path, machine: object::Architecture, redirect_extra: &[&s
         );
     }
     assert!(
-        core_syms.iter().any(|(n, d, ..)| n.starts_with("__rust__") && !d),
+        core_syms
+            .iter()
+            .any(|(n, d, ..)| n.starts_with("__rust__") && !d),
         "core.o refers to no `__rust__*` intrinsic"
     );
     let cb = symbols(&elf(&obj.join("rust/compiler_builtins.o")));
@@ -144,8 +151,16 @@ fn check_objects(obj: &Path, machine: object::Architecture, redirect_extra: &[&s
     assert!(!symbols(&b).iter().any(|(n, ..)| n == "init_module"));
     // The multi-file driver: every file is a tracked input.
     let d = std::fs::read_to_string(obj.join("drivers/android/.rust_minibinder.o.d")).unwrap();
-    for f in ["allocation.rs", "context.rs", "node.rs", "rust_minibinder.rs"] {
-        assert!(d.contains(&format!("drivers/android/{f}")), "{f} not in {d}");
+    for f in [
+        "allocation.rs",
+        "context.rs",
+        "node.rs",
+        "rust_minibinder.rs",
+    ] {
+        assert!(
+            d.contains(&format!("drivers/android/{f}")),
+            "{f} not in {d}"
+        );
     }
     // The switched-off driver was not built (it would not compile).
     assert!(!obj.join("drivers/misc/rust_unused.o").exists());
@@ -189,7 +204,9 @@ fn x86_64_builds_then_rebuilds_only_what_changed() {
     let all = built(&r);
     assert_eq!(all.len(), 17, "{}", r.stdout);
     assert!(r.stdout.contains("  RUSTC L rust/core.o\n"));
-    assert!(r.stdout.contains("  BINDGEN rust/bindings/bindings_generated.rs\n"));
+    assert!(r
+        .stdout
+        .contains("  BINDGEN rust/bindings/bindings_generated.rs\n"));
     assert!(r.stdout.contains("  RUSTC [M] drivers/misc/rust_hello.o\n"));
     assert!(r.stdout.contains("  RUSTC     drivers/leds/leds_mini.o\n"));
     let pos = |s: &str| r.stdout.find(s).unwrap_or_else(|| panic!("no {s}"));
@@ -213,12 +230,19 @@ fn x86_64_builds_then_rebuilds_only_what_changed() {
     let core_time = stamp("rust/core.o");
     let r = ok(build(&src, &obj, &config, &[]));
     assert!(built(&r).is_empty(), "{}", r.stdout);
-    assert!(r.stdout.contains("nothing to do (17 steps up to date)"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("nothing to do (17 steps up to date)"),
+        "{}",
+        r.stdout
+    );
     assert!(!r.stdout.contains("UPD"), "{}", r.stdout);
 
     // One driver's source: that driver only.
     append(&src.join("drivers/misc/rust_hello.rs"), "\n// edited\n");
-    assert_eq!(built(&ok(build(&src, &obj, &config, &[]))), ["drivers/misc/rust_hello.o"]);
+    assert_eq!(
+        built(&ok(build(&src, &obj, &config, &[]))),
+        ["drivers/misc/rust_hello.o"]
+    );
 
     // A file of the multi-file driver (not its root): that driver only.
     append(&src.join("drivers/android/node.rs"), "\n// edited\n");
@@ -229,9 +253,10 @@ fn x86_64_builds_then_rebuilds_only_what_changed() {
 
     // A CONFIG_ symbol only rust_hello.rs mentions: only rust_hello (fixdep's idea), although
     // rustc_cfg, which every crate reads, changed.
-    let text = std::fs::read_to_string(&config)
-        .unwrap()
-        .replace("# CONFIG_MINI_HELLO_LOUD is not set", "CONFIG_MINI_HELLO_LOUD=y");
+    let text = std::fs::read_to_string(&config).unwrap().replace(
+        "# CONFIG_MINI_HELLO_LOUD is not set",
+        "CONFIG_MINI_HELLO_LOUD=y",
+    );
     std::fs::write(&config, text).unwrap();
     let r = ok(build(&src, &obj, &config, &[]));
     assert_eq!(built(&r), ["drivers/misc/rust_hello.o"], "{}", r.stdout);
@@ -258,12 +283,19 @@ fn x86_64_builds_then_rebuilds_only_what_changed() {
     let r = build(&src, &obj, &config, &[]);
     assert!(!r.ok);
     assert_eq!(r.stderr.matches("error[E0308]").count(), 1, "{}", r.stderr);
-    assert!(r.stderr.contains("`drivers/misc/rust_hello.o` failed"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("`drivers/misc/rust_hello.o` failed"),
+        "{}",
+        r.stderr
+    );
     assert!(r.stderr.contains("the build stopped"), "{}", r.stderr);
     std::fs::write(&hello, good).unwrap();
     let r = ok(build(&src, &obj, &config, &[]));
     assert!(built(&r).contains(&"drivers/misc/rust_hello.o".to_string()));
-    assert!(!built(&r).contains(&"rust/kernel.o".to_string()), "kernel.o was kept");
+    assert!(
+        !built(&r).contains(&"rust/kernel.o".to_string()),
+        "kernel.o was kept"
+    );
 
     // bindgen failing: its stderr is shown.
     let header = src.join("include/linux/minikernel.h");
@@ -272,8 +304,17 @@ fn x86_64_builds_then_rebuilds_only_what_changed() {
     let r = build(&src, &obj, &config, &[]);
     assert!(!r.ok);
     assert!(r.stderr.contains("minikernel.h"), "{}", r.stderr);
-    assert!(r.stderr.contains("'linux/nothere.h' file not found"), "{}", r.stderr);
-    assert!(r.stderr.contains("`rust/bindings/bindings_generated.rs` failed"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("'linux/nothere.h' file not found"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("`rust/bindings/bindings_generated.rs` failed"),
+        "{}",
+        r.stderr
+    );
     std::fs::write(&header, good_header).unwrap();
     ok(build(&src, &obj, &config, &[]));
 
@@ -301,7 +342,11 @@ fn x86_64_builds_then_rebuilds_only_what_changed() {
         std::fs::write(&k, &bytes[..bytes.len() / 2]).unwrap();
     }
     let r = ok(build(&src, &obj, &config, &[]));
-    assert!(built(&r).contains(&"rust/kernel.o".to_string()), "{}", r.stdout);
+    assert!(
+        built(&r).contains(&"rust/kernel.o".to_string()),
+        "{}",
+        r.stdout
+    );
     object::File::parse(&*elf(&k)).expect("kernel.o is a whole object again");
     let r = ok(build(&src, &obj, &config, &[]));
     assert!(built(&r).is_empty(), "{}", r.stdout);

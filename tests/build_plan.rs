@@ -70,8 +70,14 @@ fn example_plan_is_the_crate_graph() {
     assert_eq!(kernel["edition"], "2021");
     assert_eq!(step("rust/libmacros.so")["host"], true);
     assert_eq!(step("rust/build_error.o")["linked"], false);
-    assert_eq!(step("rust/core.o")["post"][0]["kind"], "redirect-intrinsics");
-    assert_eq!(step("rust/compiler_builtins.o")["post"][0]["pattern"], "__*");
+    assert_eq!(
+        step("rust/core.o")["post"][0]["kind"],
+        "redirect-intrinsics"
+    );
+    assert_eq!(
+        step("rust/compiler_builtins.o")["post"][0]["pattern"],
+        "__*"
+    );
     let hello = step("drivers/misc/rust_hello.o");
     assert_eq!(hello["module"], true);
     assert_eq!(hello["config"], "MINI_HELLO");
@@ -99,7 +105,10 @@ fn example_plan_is_the_crate_graph() {
     std::fs::write(&cfg, text).unwrap();
     let v = plan_json(&src, obj.path(), &cfg, &[]);
     let steps = v["plan"]["steps"].as_array().unwrap();
-    let be = steps.iter().find(|s| s["id"] == "rust/build_error.o").unwrap();
+    let be = steps
+        .iter()
+        .find(|s| s["id"] == "rust/build_error.o")
+        .unwrap();
     assert_eq!(be["linked"], true);
 }
 

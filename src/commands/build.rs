@@ -84,12 +84,16 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str) -> anyhow::Result<CFlags> {
                 || w == "-c"
                 || w == "-fverbose-asm"
                 || w.ends_with("asm-offsets.c");
-            // The folder's own include paths (`-I$(srctree)/$(src) -I$(obj)`) become rust/'s.
-            if w == format!("-I{srctree}/arch/{srcarch}/kernel") {
+            // The folder's own include paths (`-I$(srctree)/$(src) -I$(obj)`, added for O=
+            // builds) become rust/'s. asm-offsets is built from the top Kbuild (`.`) in 6.12.
+            let folders = [".".to_string(), format!("arch/{srcarch}/kernel")];
+            if folders.iter().any(|f| w == format!("-I{srctree}/{f}")) {
                 flags.push(format!("-I{srctree}/rust"));
                 continue;
             }
-            if w == format!("-I./arch/{srcarch}/kernel") || w == format!("-Iarch/{srcarch}/kernel")
+            if folders
+                .iter()
+                .any(|f| w == format!("-I{f}") || w == format!("-I./{f}"))
             {
                 flags.push("-Irust".into());
                 continue;

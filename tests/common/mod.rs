@@ -72,7 +72,10 @@ pub fn build_env_185() -> Vec<(String, String)> {
         ("RUSTC".into(), tool_env("RKBUILD_TEST_RUSTC_185")),
         ("RUST_LIB_SRC".into(), tool_env("RKBUILD_TEST_LIB_185")),
         ("BINDGEN".into(), tool_env("RKBUILD_TEST_BINDGEN")),
-        ("LIBCLANG_PATH".into(), tool_env("RKBUILD_TEST_LIBCLANG_PATH")),
+        (
+            "LIBCLANG_PATH".into(),
+            tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+        ),
     ]
 }
 
