@@ -228,10 +228,8 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                     "wall_ms": summary.wall_ms, "sum_ms": summary.sum_ms,
                     "critical_path_ms": summary.critical_path_ms,
                 }));
-            } else if summary.built == 0 {
-                if !out.quiet {
-                    println!("  nothing to do ({} steps up to date)", summary.fresh);
-                }
+            } else if summary.built == 0 && !out.quiet {
+                println!("  nothing to do ({} steps up to date)", summary.fresh);
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -152,7 +152,7 @@ fn run_step(
         log.push_str(&out.stdout);
         log.push_str(&out.stderr);
         if !out.success() {
-            return Err(anyhow::anyhow!("{}", log.trim_end().to_string()));
+            return Err(anyhow::anyhow!("{}", log.trim_end()));
         }
     }
     if step.kind == StepKind::Exports {
