@@ -158,13 +158,14 @@ fn run_step(
     if step.kind == StepKind::Exports {
         let obj = objtree.join(&step.inputs[0]);
         let syms = post::defined_symbols(&obj)?;
-        let skip: &[&str] = match plan.vintage {
-            crate::tree::Vintage::K7_3 => &["__pfx", "__cfi", "__odr_asan"],
-            _ => &["__cfi"],
+        let (letters, skip): (&str, &[&str]) = match plan.vintage {
+            crate::tree::Vintage::V2021 => ("TRD", &[]),
+            crate::tree::Vintage::K6_12 => ("TRDB", &["__cfi"]),
+            crate::tree::Vintage::K7_3 => ("TRDB", &["__pfx", "__cfi", "__odr_asan"]),
         };
         crate::fsutil::write_if_changed(
             &objtree.join(&step.id),
-            post::exports_header(&syms, skip).as_bytes(),
+            post::exports_header(&syms, letters, skip).as_bytes(),
         )?;
     }
     let main = objtree.join(&step.id);

@@ -86,8 +86,9 @@ pub fn link_name_helpers(text: &str) -> String {
 }
 
 /// The global symbols an object defines in text, read-only data, data or bss — what
-/// `nm -p --defined-only | awk '$2~/(T|R|D|B)/'` keeps — in symbol-table order.
-pub fn defined_symbols(obj: &Path) -> anyhow::Result<Vec<String>> {
+/// `nm -p --defined-only | awk '$2~/(T|R|D|B)/'` keeps — in symbol-table order, with nm's
+/// letter.
+pub fn defined_symbols(obj: &Path) -> anyhow::Result<Vec<(String, char)>> {
     let data = std::fs::read(obj).with_context(|| format!("cannot read `{}`", obj.display()))?;
     let file = object::File::parse(&*data)
         .with_context(|| format!("`{}` is not an object file", obj.display()))?;
@@ -112,18 +113,28 @@ pub fn defined_symbols(obj: &Path) -> anyhow::Result<Vec<String>> {
             continue;
         };
         // nm's letters come from the section: code (T), writable (D/B), else read-only (R).
-        let keep = match section.flags() {
+        let letter = match section.flags() {
             object::SectionFlags::Elf { sh_flags } => {
-                sh_flags & u64::from(object::elf::SHF_ALLOC) != 0
+                let f = |bit: u32| sh_flags & u64::from(bit) != 0;
+                if !f(object::elf::SHF_ALLOC) {
+                    continue;
+                } else if f(object::elf::SHF_EXECINSTR) {
+                    'T'
+                } else if section.kind() == object::SectionKind::UninitializedData
+                    || section.kind() == object::SectionKind::UninitializedTls
+                {
+                    'B'
+                } else if f(object::elf::SHF_WRITE) {
+                    'D'
+                } else {
+                    'R'
+                }
             }
-            _ => true,
+            _ => 'T',
         };
-        if !keep {
-            continue;
-        }
         if let Ok(name) = sym.name() {
             if !name.is_empty() {
-                out.push(name.to_string());
+                out.push((name.to_string(), letter));
             }
         }
     }
@@ -132,10 +143,10 @@ pub fn defined_symbols(obj: &Path) -> anyhow::Result<Vec<String>> {
 
 /// `cmd_exports`: one `EXPORT_SYMBOL_RUST_GPL(sym);` line per defined symbol, skipping the
 /// CFI/sanitizer aliases the vintage skips.
-pub fn exports_header(symbols: &[String], skip: &[&str]) -> String {
+pub fn exports_header(symbols: &[(String, char)], letters: &str, skip: &[&str]) -> String {
     let mut s = String::new();
-    for sym in symbols {
-        if skip.iter().any(|k| sym.contains(k)) {
+    for (sym, letter) in symbols {
+        if !letters.contains(*letter) || skip.iter().any(|k| sym.contains(k)) {
             continue;
         }
         s.push_str(&format!("EXPORT_SYMBOL_RUST_GPL({sym});\n"));
@@ -161,10 +172,20 @@ mod tests {
 
     #[test]
     fn exports_lines() {
-        let h = exports_header(&["a".into(), "__cfi_a".into(), "b".into()], &["__cfi"]);
+        let syms = [
+            ("a".to_string(), 'T'),
+            ("__cfi_a".to_string(), 'T'),
+            ("b".to_string(), 'B'),
+        ];
+        let h = exports_header(&syms, "TRDB", &["__cfi"]);
         assert_eq!(
             h,
             "EXPORT_SYMBOL_RUST_GPL(a);\nEXPORT_SYMBOL_RUST_GPL(b);\n"
+        );
+        // 2021 exported text, read-only data and data only.
+        assert_eq!(
+            exports_header(&syms, "TRD", &[]),
+            "EXPORT_SYMBOL_RUST_GPL(a);\nEXPORT_SYMBOL_RUST_GPL(__cfi_a);\n"
         );
     }
 }

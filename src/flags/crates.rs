@@ -406,3 +406,27 @@ pub fn bindgen(ctx: &Ctx, b: &Bindgen) -> Vec<Flag> {
     ));
     out
 }
+
+/// The 2021 `cmd_rustc_procmacro`: the whole `rust_flags`, then unwinding turned back on
+/// (rust#82320) and the output folder.
+pub fn proc_macro_2021(ctx: &Ctx, name: &str, root: &str) -> Result<Vec<Flag>, FlagError> {
+    let why = "rust/Makefile (2021): cmd_rustc_procmacro";
+    let mut out = rust_flags(ctx, ObjKind::Kernel)?;
+    for w in [
+        "--emit=dep-info,link".to_string(),
+        "--extern".into(),
+        "proc_macro".into(),
+        "-Cpanic=unwind".into(),
+        "-Cforce-unwind-tables=y".into(),
+        "--crate-type".into(),
+        "proc-macro".into(),
+        "--out-dir".into(),
+        format!("{}/rust/", ctx.objtree),
+        "--crate-name".into(),
+        name.into(),
+        root.into(),
+    ] {
+        out.push(Flag::new(w, why));
+    }
+    Ok(out)
+}

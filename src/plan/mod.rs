@@ -527,14 +527,22 @@ fn bindgen_step(
 
 /// Builds the plan for the tree's vintage and the drivers its makefiles list.
 pub fn make(inp: &Inputs, clippy: bool) -> anyhow::Result<Plan> {
+    let steps = match inp.ctx.vintage {
+        Vintage::K6_12 => steps_6_12(inp, clippy)?,
+        Vintage::V2021 => steps_2021(inp, clippy)?,
+        Vintage::K7_3 => {
+            return Err(PlanError::Unsupported(
+                "`rkbuild build` knows the 2021 and 6.12 layouts of rust/ today; this tree is 7.3 (pin_init, zerocopy, syn): use `rkbuild config` and the kernel's make for it\n  fix: `make LLVM=1 RUSTC=... prepare`".into(),
+            )
+            .into())
+        }
+    };
+    with_drivers(inp, clippy, steps)
+}
+
+/// The library crates of the 6.12 layout (`rust/Makefile` of Linux 6.12).
+fn steps_6_12(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
     let ctx = inp.ctx;
-    if ctx.vintage != Vintage::K6_12 {
-        return Err(PlanError::Unsupported(format!(
-            "`rkbuild build` knows the 6.12 layout of rust/ today; this tree is {} (use `rkbuild config` and the kernel's make for it)",
-            ctx.vintage
-        ))
-        .into());
-    }
     let src = |rel: &str| format!("{}/{rel}", ctx.srctree);
     let mut steps = vec![];
 
@@ -702,7 +710,154 @@ pub fn make(inp: &Inputs, clippy: bool) -> anyhow::Result<Plan> {
         ));
     }
 
-    // Drivers, from the makefiles.
+    Ok(steps)
+}
+
+/// The library crates of the 2021 layout (the seeds' `rust/Makefile`): alloc is built here
+/// (`--cfg no_global_oom_handling`), the bindings are one generated file the kernel crate
+/// includes, and no intrinsics are redirected.
+fn steps_2021(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
+    let ctx = inp.ctx;
+    let src = |rel: &str| format!("{}/{rel}", ctx.srctree);
+    let mut steps = vec![];
+    let fix_2021 = |mut s: Step| {
+        let name = s.crate_name.clone().unwrap_or_default();
+        // `--emit=dep-info,obj,metadata --out-dir rust/`: rustc names the depfile itself.
+        s.depfile = Some(format!("rust/{name}.d"));
+        s.outputs.push(format!("rust/{name}.d"));
+        s
+    };
+    let core = crates::core_library(ctx, &inp.lib_src);
+    steps.push(fix_2021(library_step(inp, &core, clippy)?));
+    let lib =
+        |name: &'static str, root: String, target_flags: Vec<String>, skip_clippy: bool| Library {
+            name,
+            root,
+            target_flags,
+            skip_clippy,
+            ..Library::default()
+        };
+    let mut s = fix_2021(library_step(
+        inp,
+        &lib(
+            "compiler_builtins",
+            src("rust/compiler_builtins.rs"),
+            vec![],
+            false,
+        ),
+        clippy,
+    )?);
+    s.deps.push("rust/core.o".into());
+    s.post.push(PostStep::WeakenSymbols {
+        pattern: "__*".into(),
+    });
+    steps.push(s);
+    let mut s = fix_2021(library_step(
+        inp,
+        &lib(
+            "alloc",
+            src("rust/alloc/lib.rs"),
+            vec!["--cfg".into(), "no_global_oom_handling".into()],
+            true,
+        ),
+        clippy,
+    )?);
+    s.deps.push("rust/compiler_builtins.o".into());
+    steps.push(s);
+    let mut s = fix_2021(library_step(
+        inp,
+        &lib("build_error", src("rust/build_error.rs"), vec![], false),
+        clippy,
+    )?);
+    s.deps.push("rust/compiler_builtins.o".into());
+    s.linked = flags::build_assert(ctx).0 != BuildAssert::Deny;
+    steps.push(s);
+
+    let root = src("rust/macros/lib.rs");
+    let args = crates::proc_macro_2021(ctx, "macros", &root)
+        .map_err(|e| PlanError::Unsupported(e.to_string()))?;
+    let mut s = Step::new(
+        "rust/libmacros.so",
+        StepKind::ProcMacro,
+        if clippy { "CLIPPY P" } else { "RUSTC P" },
+    );
+    s.crate_name = Some("macros".into());
+    s.root = Some(root);
+    s.host = true;
+    s.clippy = clippy;
+    s.externs = vec!["proc_macro".into()];
+    s.edition = edition_of(&args);
+    s.outputs = vec!["rust/libmacros.so".into(), "rust/macros.d".into()];
+    s.depfile = Some("rust/macros.d".into());
+    // A proc macro only loads into the rustc that built it: rebuilt with core (2021 rule).
+    s.deps.push("rust/core.o".into());
+    s.command = Some(Command {
+        env: vec![],
+        program: program(
+            inp,
+            if clippy {
+                Compiler::ClippyDriver
+            } else {
+                Compiler::Rustc
+            },
+        ),
+        args: flags::args(&args),
+    });
+    steps.push(s);
+
+    let params_rel = "rust/bindgen_parameters";
+    let params_text = std::fs::read_to_string(inp.srctree.join(params_rel)).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read `{}`: {e}\n  fix: the 2021 layout keeps bindgen's arguments there",
+            inp.srctree.join(params_rel).display()
+        )
+    })?;
+    let params = bindgen_parameters(&params_text, &src(params_rel)).map_err(anyhow::Error::msg)?;
+    let mut b = bindgen_step(
+        inp,
+        "rust/kernel/bindings_helper.h",
+        "rust/bindings_generated.rs",
+        params,
+        vec![],
+        vec![src(params_rel)],
+    );
+    // 2021 passed no depfile flag of its own to bindgen.
+    b.depfile = None;
+    steps.push(b);
+    let mut s = fix_2021(library_step(
+        inp,
+        &lib(
+            "kernel",
+            src("rust/kernel/lib.rs"),
+            [
+                "--extern",
+                "alloc",
+                "--extern",
+                "build_error",
+                "--extern",
+                &format!("macros={}/rust/libmacros.so", ctx.objtree),
+            ]
+            .map(String::from)
+            .to_vec(),
+            false,
+        ),
+        clippy,
+    )?);
+    s.deps.push("rust/bindings_generated.rs".into());
+    steps.push(s);
+    for c in ["core", "alloc", "kernel"] {
+        steps.push(exports_step(
+            &format!("rust/{c}.o"),
+            &format!("rust/exports_{c}_generated.h"),
+        ));
+    }
+    Ok(steps)
+}
+
+/// Adds the drivers the makefiles list, and checks and orders the whole graph.
+fn with_drivers(inp: &Inputs, clippy: bool, mut steps: Vec<Step>) -> anyhow::Result<Plan> {
+    let ctx = inp.ctx;
+    let src = |rel: &str| format!("{}/{rel}", ctx.srctree);
     let (drivers, skipped) = kbuild::scan(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
     for d in drivers {
         let kind = d.kind;
@@ -746,7 +901,11 @@ pub fn make(inp: &Inputs, clippy: bool) -> anyhow::Result<Plan> {
         s.cfgs.retain(|c| c == "MODULE");
         let dir = d.obj.rsplit_once('/').map(|(d, _)| d).unwrap_or(".");
         s.outputs = vec![d.obj.clone()];
-        s.depfile = Some(format!("{dir}/.{stem}.o.d"));
+        s.depfile = Some(if ctx.vintage == Vintage::V2021 {
+            format!("{dir}/{stem}.d")
+        } else {
+            format!("{dir}/.{stem}.o.d")
+        });
         s.inputs.extend(spec_input(inp));
         s.command = Some(Command {
             env: cmd.env.clone(),
@@ -852,5 +1011,105 @@ mod tests {
         assert!(bindgen_parameters("--x 'y\n", "p")
             .unwrap_err()
             .contains("p:1"));
+    }
+
+    fn inputs_for<'a>(ctx: &'a Ctx<'a>, src: &'a Path) -> Inputs<'a> {
+        Inputs {
+            ctx,
+            srctree: src,
+            objtree: Path::new("/o"),
+            objtree_abs: "/o".into(),
+            lib_src: "/lib".into(),
+            rustc: "rustc".into(),
+            clippy_driver: Some("clippy-driver".into()),
+            bindgen: "bindgen".into(),
+            hostcc: "cc".into(),
+            hostldflags: " ".into(),
+            bindgen_c_flags: vec!["-D__KERNEL__".into()],
+            tools: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn the_2021_layout() {
+        use crate::kconfig::{DotConfig, Format};
+        let d = tempfile::tempdir().unwrap();
+        for (p, t) in [
+            ("Makefile", "obj-y += drivers/\n"),
+            ("rust/bindgen_parameters", "--opaque-type xregs_state\n"),
+            (
+                "drivers/Makefile",
+                "obj-$(CONFIG_BINDER) += rust_binder.o\n",
+            ),
+            ("drivers/rust_binder.rs", ""),
+        ] {
+            let p = d.path().join(p);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, t).unwrap();
+        }
+        let cfg = DotConfig::parse(
+            Path::new(".config"),
+            "CONFIG_X86_64=y\nCONFIG_RUST=y\nCONFIG_RUST_BUILD_ASSERT_WARN=y\nCONFIG_BINDER=m\n",
+            Format::DotConfig,
+        )
+        .unwrap();
+        let rustc = crate::toolchain::RustcInfo::synthetic("1.85.0");
+        let ctx = Ctx {
+            cfg: &cfg,
+            rustc: &rustc,
+            vintage: Vintage::V2021,
+            arch: Arch::X86_64,
+            krustflags: vec![],
+            objtree: ".".into(),
+            srctree: d.path().display().to_string(),
+            out_of_srctree: true,
+            has_remap_path_scope: false,
+        };
+        let p = make(&inputs_for(&ctx, d.path()), true).unwrap();
+        let ids: Vec<&str> = p.steps.iter().map(|s| s.id.as_str()).collect();
+        for id in [
+            "rust/core.o",
+            "rust/compiler_builtins.o",
+            "rust/alloc.o",
+            "rust/build_error.o",
+            "rust/libmacros.so",
+            "rust/bindings_generated.rs",
+            "rust/kernel.o",
+            "rust/exports_alloc_generated.h",
+            "drivers/rust_binder.o",
+        ] {
+            assert!(ids.contains(&id), "{id} missing from {ids:?}");
+        }
+        let alloc = p.step("rust/alloc.o").unwrap();
+        assert_eq!(alloc.cfgs, ["no_global_oom_handling"]);
+        assert_eq!(alloc.tag, "RUSTC L", "alloc is never linted");
+        assert_eq!(p.step("rust/core.o").unwrap().tag, "RUSTC L");
+        assert!(p.step("rust/core.o").unwrap().post.is_empty());
+        let kernel = p.step("rust/kernel.o").unwrap();
+        assert_eq!(kernel.tag, "CLIPPY L");
+        assert_eq!(kernel.externs, ["alloc", "build_error", "macros"]);
+        assert!(kernel
+            .deps
+            .contains(&"rust/bindings_generated.rs".to_string()));
+        let env = &kernel.command.as_ref().unwrap().env;
+        assert_eq!(env[0].0, "RUST_BINDINGS_FILE");
+        assert!(
+            p.step("rust/build_error.o").unwrap().linked,
+            "WARN links build_error"
+        );
+        let binder = p.step("drivers/rust_binder.o").unwrap();
+        assert!(binder.externs.contains(&"alloc".to_string()));
+        assert!(binder.module);
+        let bg = p.step("rust/bindings_generated.rs").unwrap();
+        assert!(bg
+            .command
+            .as_ref()
+            .unwrap()
+            .args
+            .contains(&"c_types".to_string()));
+        // The graph is ordered: kernel after alloc and macros.
+        let pos = |id: &str| ids.iter().position(|x| *x == id).unwrap();
+        assert!(pos("rust/alloc.o") < pos("rust/kernel.o"));
+        assert!(pos("rust/libmacros.so") < pos("rust/kernel.o"));
     }
 }
