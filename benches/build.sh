@@ -12,12 +12,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source /var/cache/rkbuild-ci/env.sh
+# rkbuild itself is built with the default toolchain, before RUSTC names the kernel's rustc.
+cargo build --release --quiet
+RK=$PWD/target/release/rkbuild
 export RUSTC=$RKBUILD_TEST_RUSTC_185 RUST_LIB_SRC=$RKBUILD_TEST_LIB_185
 export BINDGEN=$RKBUILD_TEST_BINDGEN LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_PATH
 WORK=${WORK:-/tmp/rkbuild-bench-build}
 mkdir -p "$WORK"
-cargo build --release --quiet
-RK=$PWD/target/release/rkbuild
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 now() { date +%s.%N; }
 
