@@ -275,6 +275,24 @@ fn x86_64_builds_then_rebuilds_only_what_changed() {
         .any(|(n, ..)| n == "init_module"));
     assert_eq!(stamp("rust/core.o"), core_time, "core was rebuilt");
 
+    // A build_assert! that cannot be proved at compile time: build_error.o is not linked
+    // (RUST_BUILD_ASSERT_ALLOW is off), so the build says linking will fail.
+    let leds = src.join("drivers/leds/leds_mini.rs");
+    let good_leds = std::fs::read_to_string(&leds).unwrap();
+    append(
+        &leds,
+        "\n/// Checked at build time only when `x` is known.\n#[no_mangle]\npub extern \"C\" fn leds_mini_check(x: u32) {\n    kernel::build_assert!(x == 3);\n}\n",
+    );
+    let r = ok(build(&src, &obj, &config, &[]));
+    assert!(
+        r.stderr.contains("leds_mini.o` calls rust_build_error"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("linking will fail"), "{}", r.stderr);
+    std::fs::write(&leds, good_leds).unwrap();
+    ok(build(&src, &obj, &config, &[]));
+
     // A driver that does not compile: its error once, the build stops, the rest is kept.
     let hello = src.join("drivers/misc/rust_hello.rs");
     let good = std::fs::read_to_string(&hello).unwrap();

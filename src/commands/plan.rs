@@ -67,6 +67,9 @@ pub fn print(plan: &Plan, cflags: &super::build::CFlags, out: Out) {
                     "then rename RUST_CONST_HELPER_*".into()
                 }
                 crate::plan::PostStep::LinkNameHelpers => "then link_name rust_helper_*".into(),
+                crate::plan::PostStep::CheckBuildError { .. } => {
+                    "then check for rust_build_error".into()
+                }
             });
         }
         if s.kind == StepKind::Exports {

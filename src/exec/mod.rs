@@ -170,7 +170,10 @@ fn run_step(
     }
     let main = objtree.join(&step.id);
     for p in &step.post {
-        post::run(p, &main, objcopy)?;
+        if let Some(warning) = post::run(p, &main, objcopy)? {
+            log.push_str(&warning);
+            log.push('\n');
+        }
     }
     // The fingerprint, once everything is in place.
     let mut inputs: Vec<String> = vec![];

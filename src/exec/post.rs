@@ -10,7 +10,7 @@ use object::{Object as _, ObjectSection as _, ObjectSymbol as _};
 use crate::plan::PostStep;
 use crate::process::Process;
 
-/// Runs one post-step on `output` (absolute).
+/// Runs one post-step on `output` (absolute); returns a warning to show, if any.
 pub fn run(post: &PostStep, output: &Path, objcopy: &Path) -> anyhow::Result<Option<String>> {
     match post {
         PostStep::RedirectIntrinsics { symbols } => {
@@ -19,11 +19,31 @@ pub fn run(post: &PostStep, output: &Path, objcopy: &Path) -> anyhow::Result<Opt
                 args.push("--redefine-sym".to_string());
                 args.push(format!("{s}=__rust{s}"));
             }
-            objcopy_in_place(objcopy, &args, output).map(Some)
+            objcopy_in_place(objcopy, &args, output).map(|_| None)
         }
         PostStep::WeakenSymbols { pattern } => {
             let args = ["-w".to_string(), "-W".to_string(), pattern.clone()];
-            objcopy_in_place(objcopy, &args, output).map(Some)
+            objcopy_in_place(objcopy, &args, output).map(|_| None)
+        }
+        PostStep::CheckBuildError { deny } => {
+            let data = std::fs::read(output)
+                .with_context(|| format!("cannot read `{}`", output.display()))?;
+            let file = object::File::parse(&*data)
+                .with_context(|| format!("`{}` is not an object file", output.display()))?;
+            let calls = file
+                .symbols()
+                .any(|s| s.is_undefined() && s.name() == Ok("rust_build_error"));
+            Ok(calls.then(|| {
+                format!(
+                    "warning: `{}` calls rust_build_error: a build_assert! was not optimised away{}",
+                    output.display(),
+                    if *deny {
+                        "; linking will fail (CONFIG_RUST_BUILD_ASSERT_ALLOW would turn it into a run-time panic)"
+                    } else {
+                        " (it panics at run time; CONFIG_RUST_BUILD_ASSERT_WARN)"
+                    }
+                )
+            }))
         }
         PostStep::RenameConstHelpers => {
             rewrite_text(output, rename_const_helpers)?;

@@ -77,6 +77,9 @@ pub enum PostStep {
     RenameConstHelpers,
     /// `pub fn rust_helper_X` → `#[link_name="rust_helper_X"] pub fn X` in the helper bindings.
     LinkNameHelpers,
+    /// Warn when the object still calls `rust_build_error` (a `build_assert!` that was not
+    /// optimised away): 2021's RUST_BUILD_ASSERT_WARN, and a link error to come under DENY.
+    CheckBuildError { deny: bool },
 }
 
 /// One step of the build.
@@ -858,6 +861,13 @@ fn steps_2021(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
 fn with_drivers(inp: &Inputs, clippy: bool, mut steps: Vec<Step>) -> anyhow::Result<Plan> {
     let ctx = inp.ctx;
     let src = |rel: &str| format!("{}/{rel}", ctx.srctree);
+    let assert_mode = flags::build_assert(ctx).0;
+    let check = (assert_mode != BuildAssert::Allow).then_some(PostStep::CheckBuildError {
+        deny: assert_mode == BuildAssert::Deny,
+    });
+    if let Some(k) = steps.iter_mut().find(|s| s.id == "rust/kernel.o") {
+        k.post.extend(check.clone());
+    }
     let (drivers, skipped) = kbuild::scan(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
     for d in drivers {
         let kind = d.kind;
@@ -912,6 +922,7 @@ fn with_drivers(inp: &Inputs, clippy: bool, mut steps: Vec<Step>) -> anyhow::Res
             program: program(inp, cmd.compiler),
             args: argv,
         });
+        s.post.extend(check.clone());
         steps.push(s);
     }
 
