@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 
-use super::{canonical, config, rustc_for, Tree, TreeOpts};
+use super::{canonical, config, Tree, TreeOpts};
 use crate::exec;
 use crate::output::Out;
 use crate::plan::{self, Plan};
 use crate::process::Process;
-use crate::toolchain::{self, FIX_CLIPPY};
+use crate::toolchain::{self, FIX_BINDGEN, FIX_CLIPPY};
 use crate::tree::Arch;
 
 /// Options of `build` and `plan`.
@@ -141,6 +141,90 @@ fn find_objcopy() -> anyhow::Result<PathBuf> {
 
 const FIX_OBJCOPY: &str = "`apt-get install llvm` (llvm-objcopy), or set OBJCOPY=/path/to/objcopy";
 
+/// What the tools said about themselves, kept in `O/.rkbuild-tools.json` and keyed by the
+/// tool binary's path, size and modification time (and the environment that changes its
+/// answer), so that a no-op build starts no process. Rustup proxies (`~/.cargo/bin`) pick
+/// their toolchain at run time and are never cached.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct ToolCache {
+    entries: BTreeMap<String, String>,
+    #[serde(skip)]
+    changed: bool,
+}
+
+impl ToolCache {
+    fn path(objtree: &Path) -> PathBuf {
+        objtree.join(".rkbuild-tools.json")
+    }
+
+    fn load(objtree: &Path) -> ToolCache {
+        std::fs::read(Self::path(objtree))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    fn save(&self, objtree: &Path) -> anyhow::Result<()> {
+        if self.changed {
+            crate::fsutil::write_if_changed(
+                &Self::path(objtree),
+                &serde_json::to_vec_pretty(self)?,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The key of a tool binary, `None` when it must not be cached.
+    fn key(what: &str, tool: &Path, env: &[&str]) -> Option<String> {
+        let real = std::fs::canonicalize(tool).ok()?;
+        let shown = tool.display().to_string();
+        if shown.contains("/.cargo/bin/") || real.file_name()? == "rustup" {
+            return None;
+        }
+        let m = std::fs::metadata(&real).ok()?;
+        let mtime = m
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_nanos();
+        let mut k = format!("{what} {} {} {mtime}", real.display(), m.len());
+        for e in env {
+            k.push_str(&format!(" {e}={}", std::env::var(e).unwrap_or_default()));
+        }
+        Some(k)
+    }
+
+    fn get_or(
+        &mut self,
+        key: Option<String>,
+        f: impl FnOnce() -> anyhow::Result<String>,
+    ) -> anyhow::Result<String> {
+        if let Some(v) = key.as_ref().and_then(|k| self.entries.get(k)) {
+            return Ok(v.clone());
+        }
+        let v = f()?;
+        if let Some(k) = key {
+            self.entries.insert(k, v.clone());
+            self.changed = true;
+        }
+        Ok(v)
+    }
+}
+
+fn run_text(p: Process) -> anyhow::Result<String> {
+    let out = p.output()?;
+    if !out.success() {
+        bail!(
+            "`{p}` failed with exit code {}:\n{}{}",
+            out.status.code().unwrap_or(-1),
+            out.stdout,
+            out.stderr.trim_end()
+        );
+    }
+    Ok(out.stdout)
+}
+
 /// Everything `build` needs, detected.
 pub struct Prepared {
     pub tree: Tree,
@@ -159,22 +243,73 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     let tree = Tree::open(&topts)?;
     tree.require_rust()?;
     let tools = topts.tools.clone().with_env();
-    let rustc = rustc_for(&tree, &tools)?;
-    let sysroot = toolchain::sysroot(&rustc.path, &tree.krustflags)?;
-    let lib_src = toolchain::rust_lib_src(&tools, &sysroot);
-    toolchain::check_rust_lib_src(&lib_src)?;
-    let bindgen = toolchain::detect_bindgen(&tools)?;
-    if let Err(why) = &bindgen.info.libclang {
+    std::fs::create_dir_all(&tree.objtree)
+        .with_context(|| format!("cannot create `{}`", tree.objtree.display()))?;
+    let mut cache = ToolCache::load(&tree.objtree);
+
+    // rustc: what it is, and whether it is new enough for this tree.
+    let (rustc_name, via) = match &tools.rustc {
+        Some(n) => (n.clone(), Some("RUSTC")),
+        None => ("rustc".to_string(), None),
+    };
+    let rustc_path = toolchain::resolve(&rustc_name, "Rust compiler", via, toolchain::FIX_RUSTC)?;
+    let vv = cache.get_or(ToolCache::key("rustc -vV", &rustc_path, &[]), || {
+        run_text(Process::new(&rustc_path).arg("-vV"))
+    })?;
+    let rustc_info = toolchain::version::parse_rustc_vv(&vv)?;
+    let min = tree.minimums()?;
+    if rustc_info.version < min.rustc {
         bail!(
-            "bindgen `{}` cannot run: {why}\n  fix: set LIBCLANG_PATH to the folder holding libclang.so (e.g. /usr/lib/llvm-14/lib)",
-            bindgen.path.display()
+            "Rust compiler `{}` is too old: {} found, {} needed (from {})\n  fix: {}",
+            rustc_path.display(),
+            rustc_info.version,
+            min.rustc,
+            min.source,
+            toolchain::FIX_RUSTC
         );
     }
+    let lib_src = match &tools.rust_lib_src {
+        Some(l) => l.clone(),
+        None => {
+            let key = ToolCache::key("rustc --print sysroot", &rustc_path, &[])
+                .map(|k| format!("{k} {}", tree.krustflags.join(" ")));
+            let sysroot = cache.get_or(key, || {
+                Ok(toolchain::sysroot(&rustc_path, &tree.krustflags)?
+                    .display()
+                    .to_string())
+            })?;
+            toolchain::rust_lib_src(&tools, Path::new(&sysroot))
+        }
+    };
+    toolchain::check_rust_lib_src(&lib_src)?;
+
+    // bindgen and the libclang it loads.
+    let bindgen_name = tools.bindgen.clone().unwrap_or_else(|| "bindgen".into());
+    let bindgen_path = toolchain::resolve(
+        &bindgen_name,
+        "Rust bindings generator",
+        tools.bindgen.as_ref().map(|_| "BINDGEN"),
+        FIX_BINDGEN,
+    )?;
+    let key = ToolCache::key("bindgen", &bindgen_path, &["LIBCLANG_PATH"]);
+    let bindgen_id = cache.get_or(key, || {
+        let b = toolchain::detect_bindgen(&toolchain::ToolNames {
+            bindgen: Some(bindgen_path.display().to_string()),
+            ..Default::default()
+        })?;
+        if let Err(why) = &b.info.libclang {
+            bail!(
+                "bindgen `{}` cannot run: {why}\n  fix: set LIBCLANG_PATH to the folder holding libclang.so (e.g. /usr/lib/llvm-14/lib)",
+                b.path.display()
+            );
+        }
+        Ok(serde_json::to_string(&b.info)?)
+    })?;
     let mut tool_ids = BTreeMap::new();
-    let rustc_path = rustc.path.display().to_string();
-    tool_ids.insert(rustc_path.clone(), serde_json::to_string(&rustc.info)?);
-    let bindgen_path = bindgen.path.display().to_string();
-    tool_ids.insert(bindgen_path.clone(), serde_json::to_string(&bindgen.info)?);
+    let rustc_path_s = rustc_path.display().to_string();
+    tool_ids.insert(rustc_path_s.clone(), serde_json::to_string(&rustc_info)?);
+    let bindgen_path_s = bindgen_path.display().to_string();
+    tool_ids.insert(bindgen_path_s.clone(), bindgen_id);
     let clippy_driver = if opts.clippy {
         let c = toolchain::detect_simple(
             tools.clippy_driver.as_deref(),
@@ -193,14 +328,50 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     };
     let objcopy = find_objcopy()?;
     // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
-    // its content changed, so a no-op build touches nothing).
-    let report = config::run(&topts)?;
+    // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
+    if tree.vintage == crate::tree::Vintage::K7_3 {
+        bail!(crate::plan::PlanError::Unsupported(
+            "`rkbuild build` knows the 2021 and 6.12 layouts of rust/ today; this tree is 7.3 (pin_init, zerocopy, syn): use `rkbuild config` and the kernel's make for it".into()
+        ));
+    }
+    let mut warnings: Vec<String> = tree
+        .cfg
+        .warnings
+        .iter()
+        .map(|w| format!("{}:{}: {}", tree.cfg.path.display(), w.line, w.message))
+        .collect();
+    if tree.vintage_source.starts_with("default") {
+        warnings.push(format!(
+            "kernel vintage {}: {}",
+            tree.vintage, tree.vintage_source
+        ));
+    }
+    let gen = config::generate(&tree, &rustc_info, false)?;
+    let mut files = vec![];
+    for (path, bytes) in &gen.files {
+        let status = crate::fsutil::write_if_changed(path, bytes)?;
+        files.push(config::WrittenFile {
+            path: path.clone(),
+            status,
+        });
+    }
+    cache.save(&tree.objtree)?;
+    let report = config::ConfigReport {
+        vintage: tree.vintage,
+        vintage_source: tree.vintage_source.clone(),
+        arch: tree.arch,
+        rustc: rustc_info.clone(),
+        rustc_path: rustc_path.clone(),
+        config: tree.cfg.path.clone(),
+        kernel_flags: gen.kernel_flags,
+        module_flags: gen.module_flags,
+        files,
+        warnings,
+    };
     let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
-    std::fs::create_dir_all(&tree.objtree)
-        .with_context(|| format!("cannot create `{}`", tree.objtree.display()))?;
     let objtree_abs = canonical(&tree.objtree);
     let has_remap = false;
-    let ctx = tree.ctx(&rustc.info, has_remap);
+    let ctx = tree.ctx(&rustc_info, has_remap);
     let cflags = bindgen_c_flags(&tree, &ctx.srctree)?;
     let hostcc = opts
         .hostcc
@@ -213,9 +384,9 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         objtree: &objtree_abs,
         objtree_abs: objtree_abs.display().to_string(),
         lib_src: lib_src.display().to_string(),
-        rustc: rustc_path,
+        rustc: rustc_path_s,
         clippy_driver,
-        bindgen: bindgen_path,
+        bindgen: bindgen_path_s,
         hostcc,
         hostldflags: " ".into(),
         bindgen_c_flags: cflags.flags.clone(),
