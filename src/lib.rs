@@ -15,10 +15,12 @@
 //! generated file through [`fsutil::write_if_changed`]. See ARCHITECTURE.md.
 
 pub mod commands;
+pub mod exec;
 pub mod flags;
 pub mod fsutil;
 pub mod kconfig;
 pub mod output;
+pub mod plan;
 pub mod process;
 pub mod target;
 pub mod toolchain;

@@ -76,6 +76,21 @@ enum Command {
         #[command(subcommand)]
         action: Option<TargetAction>,
     },
+    /// Build core, compiler_builtins, macros, the bindings, kernel and the enabled drivers,
+    /// in parallel and only what changed (runs `config` first when needed).
+    Build {
+        #[command(flatten)]
+        tree: TreeArgs,
+        #[command(flatten)]
+        build: BuildArgs,
+    },
+    /// Print the crate graph and every step `build` would run.
+    Plan {
+        #[command(flatten)]
+        tree: TreeArgs,
+        #[command(flatten)]
+        build: BuildArgs,
+    },
 }
 
 #[derive(Args, Clone, Debug)]
@@ -121,6 +136,31 @@ enum TargetAction {
         #[arg(long)]
         dry_run: bool,
     },
+}
+
+/// Options of `build` and `plan`.
+#[derive(Args, Clone, Debug)]
+struct BuildArgs {
+    /// Steps run at the same time (default: the number of cores).
+    #[arg(short, long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Run clippy-driver instead of rustc on every crate but core (as `make CLIPPY=1`).
+    #[arg(long)]
+    clippy: bool,
+    /// The host C compiler proc macros are linked with [env: HOSTCC; default: cc].
+    #[arg(long, value_name = "CC")]
+    hostcc: Option<String>,
+}
+
+impl BuildArgs {
+    fn opts(self, tree: TreeArgs) -> commands::build::BuildOpts {
+        commands::build::BuildOpts {
+            tree: tree.into(),
+            jobs: self.jobs,
+            clippy: self.clippy,
+            hostcc: self.hostcc,
+        }
+    }
 }
 
 /// Where the kernel is, its configuration, and the tools to use.
@@ -326,6 +366,30 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                         report.files, report.symbols, report.parse_ms, report.probes_run
                     );
                 }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Build { tree, build } => {
+            let summary = commands::build::run(&build.opts(tree), out)?;
+            if out.json() {
+                out.message(&serde_json::json!({
+                    "reason": "build-finished", "built": summary.built, "fresh": summary.fresh,
+                    "wall_ms": summary.wall_ms, "sum_ms": summary.sum_ms,
+                    "critical_path_ms": summary.critical_path_ms,
+                }));
+            } else if summary.built == 0 && !out.quiet {
+                println!("  nothing to do ({} steps up to date)", summary.fresh);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Plan { tree, build } => {
+            let (plan, cflags) = commands::plan::run(&build.opts(tree))?;
+            if out.json() {
+                out.message(
+                    &serde_json::json!({"reason": "plan", "plan": plan, "bindgen_c_flags": cflags}),
+                );
+            } else {
+                commands::plan::print(&plan, &cflags, out);
             }
             Ok(ExitCode::SUCCESS)
         }

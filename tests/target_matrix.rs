@@ -421,12 +421,12 @@ fn check_elf(v: &Variant, config: &DotConfig, obj: &Path, full: bool) -> Result<
     let (got_machine, e_flags) = if is64 {
         object::read::elf::ElfFile64::<object::Endianness>::parse(&*data).map(|e| {
             let h = e.elf_header();
-            (h.e_machine.get(e.endian()), h.e_flags.get(e.endian()).0)
+            (h.e_machine.get(e.endian()), h.e_flags.get(e.endian()))
         })
     } else {
         object::read::elf::ElfFile32::<object::Endianness>::parse(&*data).map(|e| {
             let h = e.elf_header();
-            (h.e_machine.get(e.endian()), h.e_flags.get(e.endian()).0)
+            (h.e_machine.get(e.endian()), h.e_flags.get(e.endian()))
         })
     }
     .map_err(|e| {
@@ -469,7 +469,7 @@ fn check_elf(v: &Variant, config: &DotConfig, obj: &Path, full: bool) -> Result<
         // LLVM writes EABI version 5 and no float-ABI bit for soft-float (GNU as would set
         // EF_ARM_ABI_FLOAT_SOFT); a hard-float object would carry EF_ARM_ABI_FLOAT_HARD.
         Arch::Arm
-            if e_flags & 0xff00_0000 != elf::EF_ARM_EABI_VER5.0
+            if e_flags & 0xff00_0000 != elf::EF_ARM_EABI_VER5
                 || e_flags & elf::EF_ARM_ABI_FLOAT_HARD != 0 =>
         {
             return Err(format!(
@@ -500,7 +500,7 @@ fn check_elf(v: &Variant, config: &DotConfig, obj: &Path, full: bool) -> Result<
         .flat_map(|s| s.relocations().collect::<Vec<_>>())
         .filter_map(|(_, r)| {
             let ty = match r.flags() {
-                object::RelocationFlags::Elf { r_type } => r_type.0,
+                object::RelocationFlags::Elf { r_type } => r_type,
                 _ => return None,
             };
             let name = match r.target() {
@@ -515,7 +515,7 @@ fn check_elf(v: &Variant, config: &DotConfig, obj: &Path, full: bool) -> Result<
     if v.arch == Arch::X86_64
         && !relocs
             .iter()
-            .any(|(t, n)| *t == elf::R_X86_64_32S.0 && n.contains("GLOBAL"))
+            .any(|(t, n)| *t == elf::R_X86_64_32S && n.contains("GLOBAL"))
     {
         return Err(format!("{}: the global's address is not an R_X86_64_32S relocation (kernel code model): {relocs:?}", obj.display()));
     }

@@ -1,8 +1,10 @@
 //! The commands, as library functions the thin CLI calls. Each returns a report value; the
 //! CLI decides how to print it.
 
+pub mod build;
 pub mod config;
 pub mod doctor;
+pub mod plan;
 pub mod target;
 pub mod why;
 

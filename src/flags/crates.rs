@@ -140,7 +140,7 @@ pub fn core_library(ctx: &Ctx, lib_src: &str) -> Library<'static> {
             name: "core",
             root,
             target_flags: vec![
-                "--edition=2021".into(),
+                format!("--edition={}", core_edition(ctx)),
                 "--cfg".into(),
                 "no_fp_fmt_parse".into(),
             ],
@@ -162,9 +162,9 @@ pub fn core_library(ctx: &Ctx, lib_src: &str) -> Library<'static> {
     }
 }
 
-/// 7.3's `core-edition`: 2024 from rustc 1.87, else 2021.
+/// `core-edition` (7.3, and 6.12.y by backport): 2024 from rustc 1.87, else 2021.
 pub fn core_edition(ctx: &Ctx) -> &'static str {
-    if ctx.vintage == Vintage::K7_3 && ctx.rustc.at_least(1, 87, 0) {
+    if ctx.vintage != Vintage::V2021 && ctx.rustc.at_least(1, 87, 0) {
         "2024"
     } else if ctx.vintage == Vintage::V2021 {
         "2018"
@@ -314,4 +314,119 @@ pub fn proc_macro(
     }
     out.push(Flag::new(root, why));
     out
+}
+
+/// One bindgen run (`cmd_bindgen` in rust/Makefile).
+#[derive(Clone, Debug, Default)]
+pub struct Bindgen<'a> {
+    /// The C input as written (`$SRCTREE/rust/bindings/bindings_helper.h`).
+    pub input: String,
+    /// The output, relative to the object tree (`rust/bindings/bindings_generated.rs`).
+    pub output: &'a str,
+    /// `bindgen_target_flags`: `rust/bindgen_parameters` words, or the helpers' allowlist.
+    pub target_flags: Vec<String>,
+    /// The kernel's C flags for bindgen (`bindgen_c_flags`), without the depfile flag and the
+    /// per-object `KBUILD_*` defines, which are added here.
+    pub c_flags: Vec<String>,
+    /// `bindgen_target_cflags` (the helpers add `-I./rust -Wno-missing-prototypes ...`).
+    pub target_cflags: Vec<String>,
+}
+
+/// The depfile clang writes for a bindgen output (`rust/bindings/.bindings_generated.rs.d`).
+pub fn bindgen_depfile(output: &str) -> String {
+    let (dir, file) = output.rsplit_once('/').unwrap_or((".", output));
+    format!("{dir}/.{file}.d")
+}
+
+/// `cmd_bindgen`: the arguments after the program name. The `--rust-target` is the vintage's
+/// minimum rustc (1.68 for 6.12, 1.85 for 7.3); 2021 used `--size_t-is-usize` and `c_types`.
+pub fn bindgen(ctx: &Ctx, b: &Bindgen) -> Vec<Flag> {
+    let why = "rust/Makefile: cmd_bindgen";
+    let mut out = vec![Flag::new(b.input.clone(), why)];
+    out.extend(words(
+        &b.target_flags,
+        "rust/Makefile: bindgen_target_flags",
+    ));
+    let fixed: Vec<String> = match ctx.vintage {
+        Vintage::V2021 => vec![
+            "--use-core".into(),
+            "--with-derive-default".into(),
+            "--ctypes-prefix".into(),
+            "c_types".into(),
+            "--no-debug".into(),
+            ".*".into(),
+            "--size_t-is-usize".into(),
+        ],
+        v => vec![
+            "--rust-target".into(),
+            if v == Vintage::K6_12 { "1.68" } else { "1.85" }.into(),
+            "--use-core".into(),
+            "--with-derive-default".into(),
+            "--ctypes-prefix".into(),
+            "ffi".into(),
+            "--no-layout-tests".into(),
+            "--no-debug".into(),
+            ".*".into(),
+            "--enable-function-attribute-detection".into(),
+        ],
+    };
+    out.extend(words(&fixed, why));
+    out.push(Flag::new("-o", why));
+    out.push(Flag::new(b.output, why));
+    out.push(Flag::new("--", why));
+    if ctx.vintage != Vintage::V2021 {
+        out.push(Flag::new(
+            format!("-Wp,-MMD,{}", bindgen_depfile(b.output)),
+            "scripts/Makefile.lib: c_flags depfile (if_changed_dep)",
+        ));
+    }
+    out.extend(words(&b.c_flags, "bindgen_c_flags: the kernel's C flags"));
+    if ctx.vintage != Vintage::V2021 {
+        let (dir, file) = b.output.rsplit_once('/').unwrap_or((".", b.output));
+        let stem = file.strip_suffix(".rs").unwrap_or(file);
+        let top = dir.split('/').next().unwrap_or(dir);
+        let why = "scripts/Makefile.lib: modname_flags of the rust/ folder";
+        out.push(Flag::new(format!("-DKBUILD_MODFILE=\"{top}/{stem}\""), why));
+        out.push(Flag::new(format!("-DKBUILD_BASENAME=\"{stem}\""), why));
+        out.push(Flag::new(format!("-DKBUILD_MODNAME=\"{stem}\""), why));
+        out.push(Flag::new(format!("-D__KBUILD_MODNAME=kmod_{stem}"), why));
+        out.push(Flag::new(
+            "-fno-builtin",
+            "rust/Makefile: bindgen_c_flags_final",
+        ));
+        out.push(Flag::new(
+            "-D__BINDGEN__",
+            "rust/Makefile: bindgen_c_flags_final",
+        ));
+    }
+    out.push(Flag::new("-DMODULE", why));
+    out.extend(words(
+        &b.target_cflags,
+        "rust/Makefile: bindgen_target_cflags",
+    ));
+    out
+}
+
+/// The 2021 `cmd_rustc_procmacro`: the whole `rust_flags`, then unwinding turned back on
+/// (rust#82320) and the output folder.
+pub fn proc_macro_2021(ctx: &Ctx, name: &str, root: &str) -> Result<Vec<Flag>, FlagError> {
+    let why = "rust/Makefile (2021): cmd_rustc_procmacro";
+    let mut out = rust_flags(ctx, ObjKind::Kernel)?;
+    for w in [
+        "--emit=dep-info,link".to_string(),
+        "--extern".into(),
+        "proc_macro".into(),
+        "-Cpanic=unwind".into(),
+        "-Cforce-unwind-tables=y".into(),
+        "--crate-type".into(),
+        "proc-macro".into(),
+        "--out-dir".into(),
+        format!("{}/rust/", ctx.objtree),
+        "--crate-name".into(),
+        name.into(),
+        root.into(),
+    ] {
+        out.push(Flag::new(w, why));
+    }
+    Ok(out)
 }

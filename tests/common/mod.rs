@@ -64,3 +64,36 @@ pub fn tool_env(var: &str) -> String {
         panic!("{var} is not set: run `bash scripts/install-deps.sh` and source /var/cache/rkbuild-ci/env.sh (the test needs that real tool)")
     })
 }
+
+/// The environment `rkbuild build` needs for the bundled example tree with Debian's rustc 1.85
+/// (real core from its rust-src), bindgen and libclang.
+pub fn build_env_185() -> Vec<(String, String)> {
+    vec![
+        ("RUSTC".into(), tool_env("RKBUILD_TEST_RUSTC_185")),
+        ("RUST_LIB_SRC".into(), tool_env("RKBUILD_TEST_LIB_185")),
+        ("BINDGEN".into(), tool_env("RKBUILD_TEST_BINDGEN")),
+        (
+            "LIBCLANG_PATH".into(),
+            tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+        ),
+    ]
+}
+
+/// `examples/minikernel` in the checkout.
+pub fn minikernel() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/minikernel")
+}
+
+/// Copies a folder (for tests that edit the example tree).
+pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dst = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&dst).unwrap();
+            copy_tree(&e.path(), &dst);
+        } else {
+            std::fs::copy(e.path(), &dst).unwrap();
+        }
+    }
+}

@@ -1,0 +1,438 @@
+//! `rkbuild build`: runs `config` when its outputs are out of date, detects the tools, makes
+//! the plan and runs it. `rkbuild plan` stops before running.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context as _};
+
+use super::{canonical, config, Tree, TreeOpts};
+use crate::exec;
+use crate::output::Out;
+use crate::plan::{self, Plan};
+use crate::process::Process;
+use crate::toolchain::{self, FIX_BINDGEN, FIX_CLIPPY};
+use crate::tree::Arch;
+
+/// Options of `build` and `plan`.
+#[derive(Clone, Debug, Default)]
+pub struct BuildOpts {
+    pub tree: TreeOpts,
+    /// `-j N`; default: the number of cores.
+    pub jobs: Option<usize>,
+    pub clippy: bool,
+    /// The host C compiler proc macros link with (`HOSTCC`).
+    pub hostcc: Option<String>,
+}
+
+/// Where the bindgen C flags came from.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CFlags {
+    pub flags: Vec<String>,
+    pub source: String,
+}
+
+/// bindgen's `--target` for clang, per architecture (`BINDGEN_TARGET_$(SRCARCH)`).
+pub fn bindgen_target(arch: Arch) -> &'static str {
+    match arch {
+        Arch::X86_64 => "x86_64-linux-gnu",
+        Arch::X86 => "i386-linux-gnu",
+        Arch::Arm64 => "aarch64-linux-gnu",
+        Arch::Arm => "arm-linux-gnueabi",
+        Arch::Riscv64 => "riscv64-linux-gnu",
+        Arch::Riscv32 => "riscv32-linux-gnu",
+        Arch::Powerpc64 => "powerpc64le-linux-gnu",
+        Arch::Powerpc => "powerpc-linux-gnu",
+        Arch::Loongarch64 => "loongarch64-linux-gnusf",
+        Arch::S390 => "s390x-linux-gnu",
+    }
+}
+
+/// The C flags bindgen needs. A kernel whose C side was prepared by make recorded them in the
+/// `.cmd` file of `asm-offsets.s` (compiled by `make prepare` with the kernel's `c_flags`):
+/// those are used, minus the per-object parts. A tree without a C build (like the bundled
+/// example) gets the include folders, `-D__KERNEL__` and the target.
+pub fn bindgen_c_flags(tree: &Tree, srctree: &str) -> anyhow::Result<CFlags> {
+    let srcarch = tree.arch.srcarch();
+    let cmd = tree
+        .objtree
+        .join(format!("arch/{srcarch}/kernel/.asm-offsets.s.cmd"));
+    if let Ok(text) = std::fs::read_to_string(&cmd) {
+        let line = text
+            .lines()
+            .find_map(|l| {
+                l.split_once(" := ")
+                    .filter(|(k, _)| k.starts_with("savedcmd_"))
+                    .map(|(_, v)| v)
+            })
+            .with_context(|| format!("`{}` holds no savedcmd line", cmd.display()))?;
+        let words = shlex::split(line)
+            .with_context(|| format!("cannot split the command in `{}`", cmd.display()))?;
+        let mut flags = vec![];
+        let mut it = words.into_iter().skip(1).peekable();
+        while let Some(w) = it.next() {
+            if w == "-o" {
+                it.next();
+                continue;
+            }
+            let per_object = w.starts_with("-Wp,-MMD,")
+                || w.starts_with("-DKBUILD_MODFILE=")
+                || w.starts_with("-DKBUILD_BASENAME=")
+                || w.starts_with("-DKBUILD_MODNAME=")
+                || w.starts_with("-D__KBUILD_MODNAME=")
+                || w == "-S"
+                || w == "-c"
+                || w == "-fverbose-asm"
+                || w.ends_with("asm-offsets.c");
+            // The folder's own include paths (`-I$(srctree)/$(src) -I$(obj)`, added for O=
+            // builds) become rust/'s. asm-offsets is built from the top Kbuild (`.`) in 6.12.
+            let folders = [".".to_string(), format!("arch/{srcarch}/kernel")];
+            if folders.iter().any(|f| w == format!("-I{srctree}/{f}")) {
+                flags.push(format!("-I{srctree}/rust"));
+                continue;
+            }
+            if folders
+                .iter()
+                .any(|f| w == format!("-I{f}") || w == format!("-I./{f}"))
+            {
+                flags.push("-Irust".into());
+                continue;
+            }
+            if !per_object {
+                flags.push(w);
+            }
+        }
+        return Ok(CFlags {
+            flags,
+            source: format!("recorded by make in {}", cmd.display()),
+        });
+    }
+    let mut flags = vec!["-nostdinc".to_string()];
+    let arch_inc = format!("arch/{srcarch}/include");
+    if Path::new(srctree).join(&arch_inc).is_dir() {
+        flags.push(format!("-I{srctree}/{arch_inc}"));
+    }
+    flags.extend([
+        format!("-I{srctree}/include"),
+        "-I./include".into(),
+        format!("-I{srctree}/include/uapi"),
+        "-D__KERNEL__".into(),
+        format!("--target={}", bindgen_target(tree.arch)),
+    ]);
+    Ok(CFlags {
+        flags,
+        source: "the tree's include folders (no C build recorded by make)".into(),
+    })
+}
+
+fn find_objcopy() -> anyhow::Result<PathBuf> {
+    if let Some(o) = std::env::var_os("OBJCOPY").filter(|o| !o.is_empty()) {
+        let name = o.to_string_lossy().into_owned();
+        return toolchain::resolve(&name, "objcopy", Some("OBJCOPY"), FIX_OBJCOPY)
+            .map_err(Into::into);
+    }
+    for name in ["llvm-objcopy", "llvm-objcopy-19", "llvm-objcopy-14"] {
+        if let Ok(p) = which::which(name) {
+            return Ok(p);
+        }
+    }
+    toolchain::resolve("llvm-objcopy", "objcopy", None, FIX_OBJCOPY).map_err(Into::into)
+}
+
+const FIX_OBJCOPY: &str = "`apt-get install llvm` (llvm-objcopy), or set OBJCOPY=/path/to/objcopy";
+
+/// What the tools said about themselves, kept in `O/.rkbuild-tools.json` and keyed by the
+/// tool binary's path, size and modification time (and the environment that changes its
+/// answer), so that a no-op build starts no process. Rustup proxies (`~/.cargo/bin`) pick
+/// their toolchain at run time and are never cached.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct ToolCache {
+    entries: BTreeMap<String, String>,
+    #[serde(skip)]
+    changed: bool,
+}
+
+impl ToolCache {
+    fn path(objtree: &Path) -> PathBuf {
+        objtree.join(".rkbuild-tools.json")
+    }
+
+    fn load(objtree: &Path) -> ToolCache {
+        std::fs::read(Self::path(objtree))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    fn save(&self, objtree: &Path) -> anyhow::Result<()> {
+        if self.changed {
+            crate::fsutil::write_if_changed(
+                &Self::path(objtree),
+                &serde_json::to_vec_pretty(self)?,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The key of a tool binary, `None` when it must not be cached.
+    fn key(what: &str, tool: &Path, env: &[&str]) -> Option<String> {
+        let real = std::fs::canonicalize(tool).ok()?;
+        let shown = tool.display().to_string();
+        if shown.contains("/.cargo/bin/") || real.file_name()? == "rustup" {
+            return None;
+        }
+        let m = std::fs::metadata(&real).ok()?;
+        let mtime = m
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_nanos();
+        let mut k = format!("{what} {} {} {mtime}", real.display(), m.len());
+        for e in env {
+            k.push_str(&format!(" {e}={}", std::env::var(e).unwrap_or_default()));
+        }
+        Some(k)
+    }
+
+    fn get_or(
+        &mut self,
+        key: Option<String>,
+        f: impl FnOnce() -> anyhow::Result<String>,
+    ) -> anyhow::Result<String> {
+        if let Some(v) = key.as_ref().and_then(|k| self.entries.get(k)) {
+            return Ok(v.clone());
+        }
+        let v = f()?;
+        if let Some(k) = key {
+            self.entries.insert(k, v.clone());
+            self.changed = true;
+        }
+        Ok(v)
+    }
+}
+
+fn run_text(p: Process) -> anyhow::Result<String> {
+    let out = p.output()?;
+    if !out.success() {
+        bail!(
+            "`{p}` failed with exit code {}:\n{}{}",
+            out.status.code().unwrap_or(-1),
+            out.stdout,
+            out.stderr.trim_end()
+        );
+    }
+    Ok(out.stdout)
+}
+
+/// Everything `build` needs, detected.
+pub struct Prepared {
+    pub tree: Tree,
+    pub plan: Plan,
+    pub objcopy: PathBuf,
+    pub cflags: CFlags,
+    pub config: config::ConfigReport,
+}
+
+/// Runs `config`, detects the tools and makes the plan.
+pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
+    let mut topts = opts.tree.clone();
+    if topts.srctree.is_none() {
+        topts.srctree = Some(PathBuf::from("."));
+    }
+    let tree = Tree::open(&topts)?;
+    tree.require_rust()?;
+    let tools = topts.tools.clone().with_env();
+    std::fs::create_dir_all(&tree.objtree)
+        .with_context(|| format!("cannot create `{}`", tree.objtree.display()))?;
+    let mut cache = ToolCache::load(&tree.objtree);
+
+    // rustc: what it is, and whether it is new enough for this tree.
+    let (rustc_name, via) = match &tools.rustc {
+        Some(n) => (n.clone(), Some("RUSTC")),
+        None => ("rustc".to_string(), None),
+    };
+    let rustc_path = toolchain::resolve(&rustc_name, "Rust compiler", via, toolchain::FIX_RUSTC)?;
+    let vv = cache.get_or(ToolCache::key("rustc -vV", &rustc_path, &[]), || {
+        run_text(Process::new(&rustc_path).arg("-vV"))
+    })?;
+    let rustc_info = toolchain::version::parse_rustc_vv(&vv)?;
+    let min = tree.minimums()?;
+    if rustc_info.version < min.rustc {
+        bail!(
+            "Rust compiler `{}` is too old: {} found, {} needed (from {})\n  fix: {}",
+            rustc_path.display(),
+            rustc_info.version,
+            min.rustc,
+            min.source,
+            toolchain::FIX_RUSTC
+        );
+    }
+    let lib_src = match &tools.rust_lib_src {
+        Some(l) => l.clone(),
+        None => {
+            let key = ToolCache::key("rustc --print sysroot", &rustc_path, &[])
+                .map(|k| format!("{k} {}", tree.krustflags.join(" ")));
+            let sysroot = cache.get_or(key, || {
+                Ok(toolchain::sysroot(&rustc_path, &tree.krustflags)?
+                    .display()
+                    .to_string())
+            })?;
+            toolchain::rust_lib_src(&tools, Path::new(&sysroot))
+        }
+    };
+    toolchain::check_rust_lib_src(&lib_src)?;
+
+    // bindgen and the libclang it loads.
+    let bindgen_name = tools.bindgen.clone().unwrap_or_else(|| "bindgen".into());
+    let bindgen_path = toolchain::resolve(
+        &bindgen_name,
+        "Rust bindings generator",
+        tools.bindgen.as_ref().map(|_| "BINDGEN"),
+        FIX_BINDGEN,
+    )?;
+    let key = ToolCache::key("bindgen", &bindgen_path, &["LIBCLANG_PATH"]);
+    let bindgen_id = cache.get_or(key, || {
+        let b = toolchain::detect_bindgen(&toolchain::ToolNames {
+            bindgen: Some(bindgen_path.display().to_string()),
+            ..Default::default()
+        })?;
+        if let Err(why) = &b.info.libclang {
+            bail!(
+                "bindgen `{}` cannot run: {why}\n  fix: set LIBCLANG_PATH to the folder holding libclang.so (e.g. /usr/lib/llvm-14/lib)",
+                b.path.display()
+            );
+        }
+        Ok(serde_json::to_string(&b.info)?)
+    })?;
+    let mut tool_ids = BTreeMap::new();
+    let rustc_path_s = rustc_path.display().to_string();
+    tool_ids.insert(rustc_path_s.clone(), serde_json::to_string(&rustc_info)?);
+    let bindgen_path_s = bindgen_path.display().to_string();
+    tool_ids.insert(bindgen_path_s.clone(), bindgen_id);
+    let clippy_driver = if opts.clippy {
+        let c = toolchain::detect_simple(
+            tools.clippy_driver.as_deref(),
+            "clippy-driver",
+            "clippy",
+            "clippy-driver",
+            "CLIPPY_DRIVER",
+            FIX_CLIPPY,
+        )?;
+        let p = c.path.display().to_string();
+        let vv = Process::new(&c.path).arg("-vV").output()?;
+        tool_ids.insert(p.clone(), format!("{} / {}", c.info, vv.stdout.trim()));
+        Some(p)
+    } else {
+        None
+    };
+    let objcopy = find_objcopy()?;
+    // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
+    // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
+    if tree.vintage == crate::tree::Vintage::K7_3 {
+        bail!(crate::plan::PlanError::Unsupported(
+            "`rkbuild build` knows the 2021 and 6.12 layouts of rust/ today; this tree is 7.3 (pin_init, zerocopy, syn): use `rkbuild config` and the kernel's make for it".into()
+        ));
+    }
+    let mut warnings: Vec<String> = tree
+        .cfg
+        .warnings
+        .iter()
+        .map(|w| format!("{}:{}: {}", tree.cfg.path.display(), w.line, w.message))
+        .collect();
+    if tree.vintage_source.starts_with("default") {
+        warnings.push(format!(
+            "kernel vintage {}: {}",
+            tree.vintage, tree.vintage_source
+        ));
+    }
+    let gen = config::generate(&tree, &rustc_info, false)?;
+    let mut files = vec![];
+    for (path, bytes) in &gen.files {
+        let status = crate::fsutil::write_if_changed(path, bytes)?;
+        files.push(config::WrittenFile {
+            path: path.clone(),
+            status,
+        });
+    }
+    cache.save(&tree.objtree)?;
+    let report = config::ConfigReport {
+        kconfig_checked: false,
+        vintage: tree.vintage,
+        vintage_source: tree.vintage_source.clone(),
+        arch: tree.arch,
+        rustc: rustc_info.clone(),
+        rustc_path: rustc_path.clone(),
+        config: tree.cfg.path.clone(),
+        kernel_flags: gen.kernel_flags,
+        module_flags: gen.module_flags,
+        files,
+        warnings,
+    };
+    let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
+    let objtree_abs = canonical(&tree.objtree);
+    let has_remap = false;
+    let ctx = tree.ctx(&rustc_info, has_remap);
+    let cflags = bindgen_c_flags(&tree, &ctx.srctree)?;
+    let hostcc = opts
+        .hostcc
+        .clone()
+        .or_else(|| std::env::var("HOSTCC").ok().filter(|s| !s.is_empty()))
+        .unwrap_or_else(|| "cc".into());
+    let inputs = plan::Inputs {
+        ctx: &ctx,
+        srctree: &srctree_abs,
+        objtree: &objtree_abs,
+        objtree_abs: objtree_abs.display().to_string(),
+        lib_src: lib_src.display().to_string(),
+        rustc: rustc_path_s,
+        clippy_driver,
+        bindgen: bindgen_path_s,
+        hostcc,
+        hostldflags: " ".into(),
+        bindgen_c_flags: cflags.flags.clone(),
+        tools: tool_ids,
+    };
+    let plan = plan::make(&inputs, opts.clippy)?;
+    drop(ctx);
+    Ok(Prepared {
+        tree,
+        plan,
+        objcopy,
+        cflags,
+        config: report,
+    })
+}
+
+/// Runs `build`.
+pub fn run(opts: &BuildOpts, out: Out) -> anyhow::Result<exec::Summary> {
+    let p = prepare(opts)?;
+    for w in &p.config.warnings {
+        out.warn(w);
+    }
+    for f in &p.config.files {
+        if f.status != crate::fsutil::WriteOutcome::Unchanged {
+            let shown = f
+                .path
+                .strip_prefix(&p.tree.objtree)
+                .unwrap_or(&f.path)
+                .display()
+                .to_string();
+            out.status("UPD", &shown);
+        }
+    }
+    let jobs = opts
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let summary = exec::run(
+        &p.plan,
+        &exec::Options {
+            jobs,
+            out,
+            cfg: &p.tree.cfg,
+            objcopy: p.objcopy.clone(),
+        },
+    )
+    .map_err(anyhow::Error::new)?;
+    Ok(summary)
+}

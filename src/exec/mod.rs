@@ -1,0 +1,471 @@
+//! Stage 5: running a plan — in dependency order, up to `-j N` steps at a time, each step only
+//! when it is out of date ([`fingerprint`]), with each step's output kept together.
+//!
+//! The scheduler is a loop on the main thread: it starts ready steps on worker threads, and a
+//! step becomes ready when every step it depends on is done. A step whose dependency was rebuilt
+//! in this run is rebuilt too (its inputs changed). When a step fails, no new step starts; the
+//! running ones finish and keep their outputs, so the next run resumes where this one stopped.
+
+pub mod fingerprint;
+pub mod post;
+
+use std::collections::BTreeSet;
+use std::io::{IsTerminal as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+
+use crate::kconfig::DotConfig;
+use crate::output::Out;
+use crate::plan::{Plan, Step, StepKind};
+use fingerprint::Fingerprint;
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct Options<'a> {
+    pub jobs: usize,
+    pub out: Out,
+    pub cfg: &'a DotConfig,
+    /// llvm-objcopy (or the `OBJCOPY` the user named).
+    pub objcopy: PathBuf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Fresh,
+    Built,
+    Failed,
+    /// Not started because another step failed.
+    Skipped,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StepReport {
+    pub id: String,
+    pub tag: String,
+    pub status: Status,
+    /// Why it ran (or why not).
+    pub why: String,
+    pub duration_ms: u64,
+    /// Milliseconds from the start of the build.
+    pub start_ms: u64,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    pub steps: Vec<StepReport>,
+    pub built: usize,
+    pub fresh: usize,
+    pub wall_ms: u64,
+    /// The sum of the durations of the steps that ran.
+    pub sum_ms: u64,
+    /// The longest chain of dependent steps that ran (the best `-j ∞` could do).
+    pub critical_path_ms: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("the build stopped: {failed} failed ({done} steps done, {not_run} not started; finished outputs are kept)")]
+pub struct BuildFailed {
+    pub failed: String,
+    pub done: usize,
+    pub not_run: usize,
+    pub summary: Summary,
+}
+
+/// A worker's result.
+struct Finished {
+    index: usize,
+    result: anyhow::Result<String>,
+    duration: Duration,
+}
+
+/// The identity of a step's command: the command line and its post-steps.
+fn command_key(step: &Step) -> String {
+    let cmd = step
+        .command
+        .as_ref()
+        .map(|c| c.display())
+        .unwrap_or_else(|| format!("rkbuild {:?}", step.kind));
+    format!(
+        "{cmd}\npost: {}",
+        serde_json::to_string(&step.post).unwrap_or_default()
+    )
+}
+
+fn tool_key(plan: &Plan, step: &Step) -> String {
+    match &step.command {
+        Some(c) => plan
+            .tools
+            .get(&c.program)
+            .cloned()
+            .unwrap_or_else(|| c.program.clone()),
+        None => format!("rkbuild {}", env!("CARGO_PKG_VERSION")),
+    }
+}
+
+/// Whether a step must run, and why.
+pub fn check(plan: &Plan, step: &Step, cfg: &DotConfig) -> Option<String> {
+    let fp_path = fingerprint::path_for(&plan.objtree, &step.id);
+    let Some(old) = fingerprint::load(&fp_path) else {
+        return Some(if plan.objtree.join(&step.id).exists() {
+            "no record of a finished build (interrupted?)".into()
+        } else {
+            "not built yet".into()
+        });
+    };
+    fingerprint::stale_reason(
+        &old,
+        &command_key(step),
+        &tool_key(plan, step),
+        &plan.objtree,
+        cfg,
+    )
+}
+
+/// Runs one step on a worker thread; returns its collected output.
+fn run_step(
+    plan: &Plan,
+    step: &Step,
+    objcopy: &Path,
+    cfg_syms: &DotConfig,
+) -> anyhow::Result<String> {
+    let objtree = &plan.objtree;
+    let fp_path = fingerprint::path_for(objtree, &step.id);
+    match std::fs::remove_file(&fp_path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("cannot remove `{}`", fp_path.display())),
+    }
+    for o in &step.outputs {
+        if let Some(dir) = objtree.join(o).parent() {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create `{}`", dir.display()))?;
+        }
+    }
+    let mut log = String::new();
+    if let Some(cmd) = &step.command {
+        let p = cmd.process(objtree);
+        let out = p.output()?;
+        log.push_str(&out.stdout);
+        log.push_str(&out.stderr);
+        if !out.success() {
+            return Err(anyhow::anyhow!("{}", log.trim_end()));
+        }
+    }
+    if step.kind == StepKind::Exports {
+        let obj = objtree.join(&step.inputs[0]);
+        let syms = post::defined_symbols(&obj)?;
+        let (letters, skip): (&str, &[&str]) = match plan.vintage {
+            crate::tree::Vintage::V2021 => ("TRD", &[]),
+            crate::tree::Vintage::K6_12 => ("TRDB", &["__cfi"]),
+            crate::tree::Vintage::K7_3 => ("TRDB", &["__pfx", "__cfi", "__odr_asan"]),
+        };
+        crate::fsutil::write_if_changed(
+            &objtree.join(&step.id),
+            post::exports_header(&syms, letters, skip).as_bytes(),
+        )?;
+    }
+    let main = objtree.join(&step.id);
+    for p in &step.post {
+        if let Some(warning) = post::run(p, &main, objcopy)? {
+            log.push_str(&warning);
+            log.push('\n');
+        }
+    }
+    // The fingerprint, once everything is in place.
+    let mut inputs: Vec<String> = vec![];
+    if let Some(d) = &step.depfile {
+        let text = std::fs::read_to_string(objtree.join(d))
+            .with_context(|| format!("`{}` did not write its depfile `{d}`", step.id))?;
+        inputs.extend(fingerprint::parse_depfile(&text));
+    }
+    for i in &step.inputs {
+        if !inputs.contains(i) {
+            inputs.push(i.clone());
+        }
+    }
+    let mut syms = BTreeSet::new();
+    let mut stamps = vec![];
+    for i in &inputs {
+        let path = fingerprint::resolve(objtree, i);
+        if let Some(s) = fingerprint::stamp(&path, i) {
+            stamps.push(s);
+        }
+        if i.ends_with(".rs") || i.ends_with(".h") || i.ends_with(".c") {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                fingerprint::config_symbols(&text, &mut syms);
+            }
+        }
+    }
+    let outputs = step
+        .outputs
+        .iter()
+        .filter_map(|o| fingerprint::stamp(&objtree.join(o), o))
+        .collect();
+    let fp = Fingerprint {
+        command: command_key(step),
+        tool: tool_key(plan, step),
+        inputs: stamps,
+        outputs,
+        config: syms
+            .into_iter()
+            .map(|s| {
+                let v = fingerprint::config_value(cfg_syms, &s);
+                (s, v)
+            })
+            .collect(),
+    };
+    crate::fsutil::write_if_changed(&fp_path, &serde_json::to_vec_pretty(&fp)?)?;
+    Ok(log)
+}
+
+/// A one-line progress indicator on a terminal (stderr), cleared before normal output.
+struct Progress {
+    on: bool,
+}
+
+impl Progress {
+    fn clear(&self) {
+        if self.on {
+            let mut e = std::io::stderr().lock();
+            let _ = write!(e, "\r\x1b[K");
+            let _ = e.flush();
+        }
+    }
+
+    fn show(&self, done: usize, total: usize, running: &[&str]) {
+        if self.on {
+            let mut e = std::io::stderr().lock();
+            let mut names = running.join(", ");
+            if names.len() > 60 {
+                names.truncate(57);
+                names.push_str("...");
+            }
+            let _ = write!(e, "\r\x1b[K[{done}/{total}] {names}");
+            let _ = e.flush();
+        }
+    }
+}
+
+/// Runs the plan.
+pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
+    let out = opts.out;
+    let n = plan.steps.len();
+    let index: std::collections::HashMap<&str, usize> = plan
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.id.as_str(), i))
+        .collect();
+    let mut users: Vec<Vec<usize>> = vec![vec![]; n];
+    let mut waiting: Vec<usize> = vec![0; n];
+    for (i, s) in plan.steps.iter().enumerate() {
+        waiting[i] = s.deps.len();
+        for d in &s.deps {
+            users[index[d.as_str()]].push(i);
+        }
+    }
+    let mut ready: std::collections::VecDeque<usize> =
+        (0..n).filter(|&i| waiting[i] == 0).collect();
+    let mut dep_rebuilt = vec![false; n];
+    let mut reports: Vec<Option<StepReport>> = vec![None; n];
+    let mut starts: Vec<Duration> = vec![Duration::ZERO; n];
+    let mut running: Vec<usize> = vec![];
+    let mut failed: Option<String> = None;
+    let progress = Progress {
+        on: !out.json() && !out.quiet && !out.verbose && std::io::stderr().is_terminal(),
+    };
+    let t0 = Instant::now();
+    let (tx, rx) = mpsc::channel::<Finished>();
+    let jobs = opts.jobs.max(1);
+
+    std::thread::scope(|scope| loop {
+        while failed.is_none() && running.len() < jobs {
+            let Some(i) = ready.pop_front() else { break };
+            let step = &plan.steps[i];
+            let why = if dep_rebuilt[i] {
+                Some("a dependency was rebuilt".to_string())
+            } else {
+                check(plan, step, opts.cfg)
+            };
+            let Some(why) = why else {
+                reports[i] = Some(StepReport {
+                    id: step.id.clone(),
+                    tag: step.tag.clone(),
+                    status: Status::Fresh,
+                    why: "up to date".into(),
+                    duration_ms: 0,
+                    start_ms: t0.elapsed().as_millis() as u64,
+                });
+                for &u in &users[i] {
+                    waiting[u] -= 1;
+                    if waiting[u] == 0 {
+                        ready.push_back(u);
+                    }
+                }
+                continue;
+            };
+            progress.clear();
+            out.status(&step.tag, &step.id);
+            if let Some(c) = &step.command {
+                out.command(&c.display());
+            }
+            starts[i] = t0.elapsed();
+            reports[i] = Some(StepReport {
+                id: step.id.clone(),
+                tag: step.tag.clone(),
+                status: Status::Built,
+                why,
+                duration_ms: 0,
+                start_ms: starts[i].as_millis() as u64,
+            });
+            running.push(i);
+            let tx = tx.clone();
+            let objcopy = opts.objcopy.clone();
+            let cfg = opts.cfg;
+            scope.spawn(move || {
+                let t = Instant::now();
+                let result = run_step(plan, &plan.steps[i], &objcopy, cfg);
+                let _ = tx.send(Finished {
+                    index: i,
+                    result,
+                    duration: t.elapsed(),
+                });
+            });
+        }
+        if running.is_empty() {
+            break;
+        }
+        let names: Vec<&str> = running.iter().map(|&i| plan.steps[i].id.as_str()).collect();
+        let done = reports.iter().filter(|r| r.is_some()).count() - running.len();
+        progress.show(done, n, &names);
+        let f = rx.recv().expect("a worker always reports");
+        running.retain(|&i| i != f.index);
+        let step = &plan.steps[f.index];
+        let report = reports[f.index].as_mut().expect("started");
+        report.duration_ms = f.duration.as_millis() as u64;
+        progress.clear();
+        match f.result {
+            Ok(log) => {
+                if !log.trim().is_empty() && !out.json() {
+                    eprint!("{log}");
+                    if !log.ends_with('\n') {
+                        eprintln!();
+                    }
+                }
+                if out.json() {
+                    out.message(&serde_json::json!({
+                        "reason": "step", "id": step.id, "tag": step.tag, "status": "built",
+                        "why": report.why, "duration_ms": report.duration_ms,
+                        "command": step.command.as_ref().map(|c| c.display()),
+                        "output": log,
+                    }));
+                }
+                for &u in &users[f.index] {
+                    dep_rebuilt[u] = true;
+                    waiting[u] -= 1;
+                    if waiting[u] == 0 {
+                        ready.push_back(u);
+                    }
+                }
+            }
+            Err(e) => {
+                report.status = Status::Failed;
+                let msg = format!("{e:#}");
+                if out.json() {
+                    out.message(&serde_json::json!({
+                        "reason": "step", "id": step.id, "tag": step.tag, "status": "failed",
+                        "why": report.why, "duration_ms": report.duration_ms,
+                        "command": step.command.as_ref().map(|c| c.display()),
+                        "output": msg,
+                    }));
+                } else {
+                    eprintln!("{msg}");
+                    eprintln!(
+                        "{}: `{}` failed{}",
+                        crate::output::paint("error", "31"),
+                        step.id,
+                        step.command
+                            .as_ref()
+                            .filter(|_| !out.verbose)
+                            .map(|c| format!("; the command was:\n  {}", c.display()))
+                            .unwrap_or_default()
+                    );
+                }
+                if failed.is_none() {
+                    failed = Some(format!("`{}`", step.id));
+                }
+            }
+        }
+    });
+    progress.clear();
+
+    let wall = t0.elapsed();
+    let steps: Vec<StepReport> = plan
+        .steps
+        .iter()
+        .zip(reports)
+        .map(|(s, r)| {
+            r.unwrap_or_else(|| StepReport {
+                id: s.id.clone(),
+                tag: s.tag.clone(),
+                status: Status::Skipped,
+                why: "not started: an earlier step failed".into(),
+                duration_ms: 0,
+                start_ms: 0,
+            })
+        })
+        .collect();
+    // Critical path over the steps that ran: longest chain of durations through deps.
+    let mut finish = vec![0u64; n];
+    for (i, s) in plan.steps.iter().enumerate() {
+        let before = s
+            .deps
+            .iter()
+            .map(|d| finish[index[d.as_str()]])
+            .max()
+            .unwrap_or(0);
+        let own = if steps[i].status == Status::Built {
+            steps[i].duration_ms
+        } else {
+            0
+        };
+        finish[i] = before + own;
+    }
+    let summary = Summary {
+        built: steps.iter().filter(|s| s.status == Status::Built).count(),
+        fresh: steps.iter().filter(|s| s.status == Status::Fresh).count(),
+        wall_ms: wall.as_millis() as u64,
+        sum_ms: steps
+            .iter()
+            .filter(|s| s.status == Status::Built)
+            .map(|s| s.duration_ms)
+            .sum(),
+        critical_path_ms: finish.into_iter().max().unwrap_or(0),
+        steps,
+    };
+    if let Some(failed) = failed {
+        let not_run = summary
+            .steps
+            .iter()
+            .filter(|s| s.status == Status::Skipped)
+            .count();
+        return Err(BuildFailed {
+            failed,
+            done: summary.built + summary.fresh,
+            not_run,
+            summary,
+        });
+    }
+    if out.json() {
+        for s in summary.steps.iter().filter(|s| s.status == Status::Fresh) {
+            out.message(&serde_json::json!({
+                "reason": "step", "id": s.id, "tag": s.tag, "status": "fresh",
+            }));
+        }
+    }
+    Ok(summary)
+}
