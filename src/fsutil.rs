@@ -18,6 +18,15 @@ pub enum WriteOutcome {
 
 /// Writes `contents` to `path` atomically, unless it already holds exactly that.
 pub fn write_if_changed(path: &Path, contents: &[u8]) -> anyhow::Result<WriteOutcome> {
+    // A device or FIFO (`-o /dev/null`) is written to, never renamed over: a rename would
+    // replace the device node with a regular file.
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() && !meta.is_dir() {
+            std::fs::write(path, contents)
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            return Ok(WriteOutcome::Updated);
+        }
+    }
     let existed = match std::fs::read(path) {
         Ok(old) if old == contents => return Ok(WriteOutcome::Unchanged),
         Ok(_) => true,
@@ -48,6 +57,14 @@ pub fn write_if_changed(path: &Path, contents: &[u8]) -> anyhow::Result<WriteOut
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_device_is_written_not_replaced() {
+        let null = Path::new("/dev/null");
+        assert_eq!(write_if_changed(null, b"x").unwrap(), WriteOutcome::Updated);
+        use std::os::unix::fs::FileTypeExt as _;
+        assert!(std::fs::metadata(null).unwrap().file_type().is_char_device());
+    }
 
     #[test]
     fn unchanged_content_keeps_the_file_and_its_mtime() {
