@@ -76,3 +76,43 @@ fn unknown_macro_is_named_and_assumed_empty() {
     let why = ev.why("A", 0).render();
     assert!(why.contains("no-such-function"), "{why}");
 }
+
+/// A top Kconfig made only of `source` lines (the kernel's shape) is parsed in parallel: the
+/// same messages.
+#[test]
+fn errors_in_a_top_level_source_list() {
+    let d = tree(&[
+        (
+            "Kconfig",
+            "mainmenu \"t\"\n\nsource \"a/Kconfig\"\nsource \"arch/$(SRCARCH)/Kconfig\"\n",
+        ),
+        ("a/Kconfig", "config A\n\tbool \"a\"\n"),
+    ]);
+    let msg = Kconfig::load(d.path(), "arm64").unwrap_err().to_string();
+    assert!(
+        msg.contains("Kconfig:4") && msg.contains("arch/arm64/Kconfig"),
+        "{msg}"
+    );
+    std::fs::create_dir_all(d.path().join("arch/arm64")).unwrap();
+    std::fs::write(
+        d.path().join("arch/arm64/Kconfig"),
+        "config B\n\tbool\n\tnonsense here\n",
+    )
+    .unwrap();
+    let msg = Kconfig::load(d.path(), "arm64").unwrap_err().to_string();
+    assert!(
+        msg.contains("arch/arm64/Kconfig:3") && msg.contains("nonsense here"),
+        "{msg}"
+    );
+    std::fs::write(
+        d.path().join("arch/arm64/Kconfig"),
+        "config B\n\tdef_bool A\n",
+    )
+    .unwrap();
+    let kc = Kconfig::load(d.path(), "arm64").unwrap();
+    assert_eq!(kc.files, 3);
+    assert_eq!(
+        kc.get("B").unwrap().defs[0].loc.to_string(),
+        "arch/arm64/Kconfig:1"
+    );
+}

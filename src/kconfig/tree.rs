@@ -411,41 +411,6 @@ impl Kconfig {
     }
 
     fn parse_and_build(srctree: &Path, root: &str, srcarch: &str) -> Result<Kconfig, KconfigError> {
-        let mut vars = HashMap::new();
-        vars.insert("SRCARCH", srcarch);
-        vars.insert("ARCH", srcarch);
-        // um's HEADER_ARCH: irrelevant for the arches with Rust, but must not be empty.
-        vars.insert("HEADER_ARCH", srcarch);
-        let kf = KconfigFile::new_with_vars(
-            srctree.to_path_buf(),
-            PathBuf::from(root),
-            &vars,
-            &HashMap::new(),
-        );
-        let text = kf
-            .read_to_string()
-            .map_err(|_| KconfigError::NoKconfig(srctree.into()))?;
-        let parsed = nom_kconfig::parse_kconfig(KconfigInput::new_extra(&text, kf))
-            .map(|(_, k)| k)
-            .map_err(|e| {
-                let f = e.filename.display().to_string();
-                let file = if f.is_empty() { root.to_string() } else { f };
-                // The whole source line, not just where the parser gave up inside it.
-                let text = std::fs::read(srctree.join(&file))
-                    .ok()
-                    .and_then(|b| {
-                        String::from_utf8_lossy(&b)
-                            .lines()
-                            .nth((e.line as usize).saturating_sub(1))
-                            .map(|l| l.trim().to_string())
-                    })
-                    .unwrap_or_else(|| e.input.lines().next().unwrap_or("").trim().to_string());
-                KconfigError::Syntax {
-                    file,
-                    line: e.line,
-                    text,
-                }
-            })?;
         let mut b = Builder {
             srctree: srctree.to_path_buf(),
             srcarch: srcarch.to_string(),
@@ -464,6 +429,39 @@ impl Kconfig {
             },
             lines: HashMap::new(),
         };
+        let root_text = std::fs::read_to_string(srctree.join(root))
+            .map_err(|_| KconfigError::NoKconfig(srctree.into()))?;
+        // The kernel's top Kconfig is a list of `source` lines: parse those subtrees in
+        // parallel (nom-kconfig is single-threaded), then flatten them in order.
+        if let Some(sources) = top_level_sources(&root_text, srcarch) {
+            let parsed = parse_parallel(srctree, &sources, srcarch);
+            let key = b.file_key(root);
+            b.kc.files += 1;
+            b.kc.file_list.push(key.to_string());
+            b.lines
+                .insert(key.clone(), FileLines::read(&srctree.join(root)));
+            for ((line, path), result) in sources.iter().zip(parsed) {
+                match result {
+                    Ok(k) => b.source(&key, *line, &k.file, &k.entries, &Ctx::top())?,
+                    Err(ParseFailure::Missing) => {
+                        return Err(KconfigError::MissingSource {
+                            from: format!("{key}:{line}"),
+                            path: path.clone(),
+                            srcarch: format!("SRCARCH={srcarch}"),
+                        })
+                    }
+                    Err(ParseFailure::Syntax(e)) => return Err(syntax_error(srctree, root, e)),
+                }
+            }
+            return Ok(b.kc);
+        }
+        let kf = new_file(srctree, root, srcarch);
+        let text = kf
+            .read_to_string()
+            .map_err(|_| KconfigError::NoKconfig(srctree.into()))?;
+        let parsed = nom_kconfig::parse_kconfig(KconfigInput::new_extra(&text, kf))
+            .map(|(_, k)| k)
+            .map_err(|e| syntax_error(srctree, root, e))?;
         let file = b.file_key(&parsed.file);
         b.file(&file, &parsed.entries, &Ctx::top())?;
         Ok(b.kc)
@@ -476,6 +474,126 @@ impl Kconfig {
     pub fn sym_type(&self, name: &str) -> Option<SymType> {
         self.symbols.get(name).and_then(|s| s.ty)
     }
+}
+
+fn new_file(srctree: &Path, file: &str, srcarch: &str) -> KconfigFile {
+    let mut vars = HashMap::new();
+    vars.insert("SRCARCH", srcarch);
+    vars.insert("ARCH", srcarch);
+    // um's HEADER_ARCH: irrelevant for the arches with Rust, but must not be empty.
+    vars.insert("HEADER_ARCH", srcarch);
+    KconfigFile::new_with_vars(
+        srctree.to_path_buf(),
+        PathBuf::from(file),
+        &vars,
+        &HashMap::new(),
+    )
+}
+
+fn syntax_error(srctree: &Path, root: &str, e: nom_kconfig::error::Error) -> KconfigError {
+    let f = e.filename.display().to_string();
+    let file = if f.is_empty() { root.to_string() } else { f };
+    // The whole source line, not just where the parser gave up inside it.
+    let text = std::fs::read(srctree.join(&file))
+        .ok()
+        .and_then(|b| {
+            String::from_utf8_lossy(&b)
+                .lines()
+                .nth((e.line as usize).saturating_sub(1))
+                .map(|l| l.trim().to_string())
+        })
+        .unwrap_or_else(|| e.input.lines().next().unwrap_or("").trim().to_string());
+    KconfigError::Syntax {
+        file,
+        line: e.line,
+        text,
+    }
+}
+
+/// The `source` lines of a top Kconfig made only of `mainmenu`, `source`, comments and blank
+/// lines (as the kernel's is), with their line numbers; `None` for anything else.
+fn top_level_sources(text: &str, srcarch: &str) -> Option<Vec<(usize, String)>> {
+    let mut out = vec![];
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with("mainmenu ") {
+            continue;
+        }
+        let path = t.strip_prefix("source")?.trim();
+        let path = path.strip_prefix('"')?.strip_suffix('"')?;
+        if path.contains('*') {
+            return None;
+        }
+        let path = path
+            .replace("$(SRCARCH)", srcarch)
+            .replace("$(ARCH)", srcarch)
+            .replace("$(HEADER_ARCH)", srcarch);
+        if path.contains("$(") {
+            return None;
+        }
+        out.push((i + 1, path));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+enum ParseFailure {
+    Missing,
+    Syntax(nom_kconfig::error::Error),
+}
+
+/// Parses each file (and what it sources) with nom-kconfig, on as many threads as there are
+/// cores; results in input order.
+fn parse_parallel(
+    srctree: &Path,
+    files: &[(usize, String)],
+    srcarch: &str,
+) -> Vec<Result<nom_kconfig::Kconfig, ParseFailure>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<nom_kconfig::Kconfig, ParseFailure>>>> =
+        Mutex::new((0..files.len()).map(|_| None).collect());
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .min(files.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                // Each parse gets a thread with a deep stack (nom-kconfig recurses per block).
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= files.len() {
+                        break;
+                    }
+                    let (src, file, arch) = (
+                        srctree.to_path_buf(),
+                        files[i].1.clone(),
+                        srcarch.to_string(),
+                    );
+                    let r = std::thread::Builder::new()
+                        .stack_size(256 << 20)
+                        .spawn(move || {
+                            let kf = new_file(&src, &file, &arch);
+                            let text = kf.read_to_string().map_err(|_| ParseFailure::Missing)?;
+                            nom_kconfig::parse_kconfig(KconfigInput::new_extra(&text, kf))
+                                .map(|(_, k)| k)
+                                .map_err(ParseFailure::Syntax)
+                        })
+                        .expect("spawn a parser thread")
+                        .join()
+                        .unwrap_or(Err(ParseFailure::Missing));
+                    results.lock().expect("results")[i] = Some(r);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("results")
+        .into_iter()
+        .map(|r| r.unwrap_or(Err(ParseFailure::Missing)))
+        .collect()
 }
 
 /// The enclosing blocks' state while walking.
