@@ -129,12 +129,42 @@ const fn c(
 
 /// rust/ crates of 6.12 (after the sysroot crates), in the script's order.
 const K612: &[Fixed] = &[
-    c("compiler_builtins", "rust/compiler_builtins.rs", &["core"], Kind::Lib),
-    c("macros", "rust/macros/lib.rs", &["std", "proc_macro"], Kind::ProcMacro),
-    c("build_error", "rust/build_error.rs", &["core", "compiler_builtins"], Kind::Lib),
-    c("ffi", "rust/ffi.rs", &["core", "compiler_builtins"], Kind::Lib),
-    c("bindings", "rust/bindings/lib.rs", &["core", "ffi"], Kind::Generated),
-    c("uapi", "rust/uapi/lib.rs", &["core", "ffi"], Kind::Generated),
+    c(
+        "compiler_builtins",
+        "rust/compiler_builtins.rs",
+        &["core"],
+        Kind::Lib,
+    ),
+    c(
+        "macros",
+        "rust/macros/lib.rs",
+        &["std", "proc_macro"],
+        Kind::ProcMacro,
+    ),
+    c(
+        "build_error",
+        "rust/build_error.rs",
+        &["core", "compiler_builtins"],
+        Kind::Lib,
+    ),
+    c(
+        "ffi",
+        "rust/ffi.rs",
+        &["core", "compiler_builtins"],
+        Kind::Lib,
+    ),
+    c(
+        "bindings",
+        "rust/bindings/lib.rs",
+        &["core", "ffi"],
+        Kind::Generated,
+    ),
+    c(
+        "uapi",
+        "rust/uapi/lib.rs",
+        &["core", "ffi"],
+        Kind::Generated,
+    ),
     c(
         "kernel",
         "rust/kernel/lib.rs",
@@ -147,7 +177,12 @@ const K612_DRIVER_DEPS: &[&str] = &["core", "kernel"];
 const PM_DEPS: &[&str] = &["std", "proc_macro", "proc_macro2", "quote", "syn"];
 /// rust/ crates of 7.3, in the script's order.
 const K73: &[Fixed] = &[
-    c("compiler_builtins", "rust/compiler_builtins.rs", &["core"], Kind::Lib),
+    c(
+        "compiler_builtins",
+        "rust/compiler_builtins.rs",
+        &["core"],
+        Kind::Lib,
+    ),
     c(
         "proc_macro2",
         "rust/proc-macro2/lib.rs",
@@ -173,7 +208,12 @@ const K73: &[Fixed] = &[
         PM_DEPS,
         Kind::ProcMacro,
     ),
-    c("build_error", "rust/build_error.rs", &["core", "compiler_builtins"], Kind::Lib),
+    c(
+        "build_error",
+        "rust/build_error.rs",
+        &["core", "compiler_builtins"],
+        Kind::Lib,
+    ),
     c(
         "pin_init_internal",
         "rust/pin-init/internal/src/lib.rs",
@@ -186,7 +226,12 @@ const K73: &[Fixed] = &[
         &["core", "compiler_builtins", "pin_init_internal", "macros"],
         Kind::Lib,
     ),
-    c("ffi", "rust/ffi.rs", &["core", "compiler_builtins"], Kind::Lib),
+    c(
+        "ffi",
+        "rust/ffi.rs",
+        &["core", "compiler_builtins"],
+        Kind::Lib,
+    ),
     c(
         "zerocopy",
         "rust/zerocopy/src/lib.rs",
@@ -199,7 +244,12 @@ const K73: &[Fixed] = &[
         &["core", "ffi", "pin_init"],
         Kind::Generated,
     ),
-    c("uapi", "rust/uapi/lib.rs", &["core", "ffi", "pin_init"], Kind::Generated),
+    c(
+        "uapi",
+        "rust/uapi/lib.rs",
+        &["core", "ffi", "pin_init"],
+        Kind::Generated,
+    ),
     c(
         "kernel",
         "rust/kernel/lib.rs",
@@ -221,7 +271,12 @@ const K73_DRIVER_DEPS: &[&str] = &["core", "kernel", "pin_init", "zerocopy", "ze
 
 /// The 2021 patch set: `rust/alloc` is vendored, bindings are a module of `kernel`.
 const V2021: &[Fixed] = &[
-    c("compiler_builtins", "rust/compiler_builtins.rs", &[], Kind::Lib),
+    c(
+        "compiler_builtins",
+        "rust/compiler_builtins.rs",
+        &[],
+        Kind::Lib,
+    ),
     c(
         "alloc",
         "rust/alloc/lib.rs",
@@ -229,7 +284,12 @@ const V2021: &[Fixed] = &[
         Kind::Lib,
     ),
     c("macros", "rust/macros/lib.rs", &[], Kind::ProcMacro),
-    c("build_error", "rust/build_error.rs", &["core", "compiler_builtins"], Kind::Lib),
+    c(
+        "build_error",
+        "rust/build_error.rs",
+        &["core", "compiler_builtins"],
+        Kind::Lib,
+    ),
     c(
         "kernel",
         "rust/kernel/lib.rs",
@@ -455,7 +515,11 @@ fn eval_call(body: &str, ver: u64) -> String {
     }
     if let Some(args) = body.strip_prefix("call rustc-min-version,") {
         let want: u64 = args.trim().parse().unwrap_or(u64::MAX);
-        return if ver >= want { "y".into() } else { String::new() };
+        return if ver >= want {
+            "y".into()
+        } else {
+            String::new()
+        };
     }
     String::new()
 }
@@ -490,12 +554,21 @@ zerocopy-envs := \\\n    CARGO_PKG_VERSION=0.8.54\n";
         );
         assert_eq!(v("zerocopy-envs", 0), "CARGO_PKG_VERSION=0.8.54");
         assert_eq!(make_var(MK, "syn-cfgs", 0), None);
-        assert_eq!(make_var("core-cfgs-x := a\ncore-cfgs := b\n", "core-cfgs", 0).unwrap().trim(), "b");
-        // 6.12 spelled the core cfg as a flag.
         assert_eq!(
-            make_var("core-cfgs = \\\n    --cfg no_fp_fmt_parse\n", "core-cfgs", 0)
+            make_var("core-cfgs-x := a\ncore-cfgs := b\n", "core-cfgs", 0)
                 .unwrap()
                 .trim(),
+            "b"
+        );
+        // 6.12 spelled the core cfg as a flag.
+        assert_eq!(
+            make_var(
+                "core-cfgs = \\\n    --cfg no_fp_fmt_parse\n",
+                "core-cfgs",
+                0
+            )
+            .unwrap()
+            .trim(),
             "--cfg no_fp_fmt_parse"
         );
     }

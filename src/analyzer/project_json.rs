@@ -146,7 +146,11 @@ impl serde_json::ser::Formatter for AsciiPretty<'_> {
     fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.0.end_array(w)
     }
-    fn begin_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         self.0.begin_array_value(w, first)
     }
     fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
@@ -158,7 +162,11 @@ impl serde_json::ser::Formatter for AsciiPretty<'_> {
     fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
         self.0.end_object(w)
     }
-    fn begin_object_key<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
         self.0.begin_object_key(w, first)
     }
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
@@ -176,7 +184,10 @@ mod tests {
     #[test]
     fn renders_like_pythons_json_dump() {
         let mut env = BTreeMap::new();
-        env.insert("RUST_MODFILE".into(), "This is only for rust-analyzer".into());
+        env.insert(
+            "RUST_MODFILE".into(),
+            "This is only for rust-analyzer".into(),
+        );
         let p = ProjectJson {
             sysroot: Some("/usr".into()),
             sysroot_src: None,
@@ -223,6 +234,10 @@ mod tests {
             sysroot: Some("/a/😀".into()),
             ..ProjectJson::default()
         };
-        assert!(p.render().contains(r#""/a/\ud83d\ude00""#), "{}", p.render());
+        assert!(
+            p.render().contains(r#""/a/\ud83d\ude00""#),
+            "{}",
+            p.render()
+        );
     }
 }

@@ -13,8 +13,8 @@ use crate::analyzer::discover::{self, FoundCrate};
 use crate::analyzer::kernel::{self, KernelInputs};
 use crate::analyzer::{CrateGraph, Role};
 use crate::fsutil::{write_if_changed, WriteOutcome};
-use crate::output::Out;
 use crate::kconfig::rustc_cfg;
+use crate::output::Out;
 use crate::process::Process;
 use crate::toolchain::{self, RustcInfo};
 use crate::tree::Vintage;
@@ -371,7 +371,10 @@ mod tests {
     fn missing_rustc_cfg_says_run_config() {
         let d = tempfile::tempdir().unwrap();
         let e = format!("{:#}", read_generated_cfg(d.path()).unwrap_err());
-        assert!(e.contains("rustc_cfg") && e.contains("rkbuild config"), "{e}");
+        assert!(
+            e.contains("rustc_cfg") && e.contains("rkbuild config"),
+            "{e}"
+        );
         std::fs::create_dir_all(d.path().join("include/generated")).unwrap();
         std::fs::write(
             d.path().join("include/generated/rustc_cfg"),
