@@ -73,6 +73,17 @@ rustc +stable --version >/dev/null || { echo "rustup stable toolchain missing" >
 rustup component list --toolchain stable --installed | grep -q clippy || { echo "clippy (rustup) missing" >&2; exit 1; }
 log "$(rustc +stable --version), $(rustc +nightly --version 2>/dev/null || echo 'no nightly')"
 
+# 7. rust-analyzer, the real consumer of `rkbuild analyzer`'s rust-project.json: built from crates.io with the
+#    nightly here (it does not compile with 1.95; Debian's package needs a newer glibc). About 17 CPU-minutes,
+#    so it is cached in $CACHE/rust-analyzer and rebuilt only when missing.
+RA_VERSION=0.0.349
+RA="$CACHE/rust-analyzer/bin/rust-analyzer"
+if [ ! -x "$RA" ]; then
+  log "cargo +nightly install ra_ap_rust-analyzer $RA_VERSION (about 17 CPU-minutes, cached)"
+  cargo +nightly install --quiet --locked ra_ap_rust-analyzer --version "$RA_VERSION" --root "$CACHE/rust-analyzer"
+fi
+log "$("$RA" --version) at $RA"
+
 # The environment the tests read (sourced by .ci/run).
 cat > "$CACHE/env.sh" <<ENV
 export RKBUILD_TEST_RUSTC_185=/usr/bin/rustc
@@ -81,5 +92,6 @@ export RKBUILD_TEST_LIB_195=$SRC195/usr/lib/rustlib/src/rust/library
 export RKBUILD_TEST_BINDGEN=$CACHE/bindgen/bin/bindgen
 export RKBUILD_TEST_LIBCLANG_PATH=/usr/lib/llvm-14/lib
 export RKBUILD_TEST_LINUX_612=$K612
+export RKBUILD_TEST_RUST_ANALYZER=$RA
 ENV
 log "environment in $CACHE/env.sh"

@@ -346,6 +346,10 @@ fn out_of_tree_module_gets_its_crates_and_the_kernel_ones() {
         ]
     );
     let hello = p.crates.last().unwrap();
+    assert_eq!(hello.is_workspace_member, Some(true));
+    assert!(p.crates[..11]
+        .iter()
+        .all(|c| c.is_workspace_member == Some(false)));
     assert_eq!(
         hello.root_module,
         m.path()

@@ -284,6 +284,13 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
     let mut graph = kernel::kernel_graph(&inputs);
     if extmod.is_some() {
         graph.retain_with_deps(|c| c.role == Role::Driver);
+        // The module is the workspace; the kernel's crates are its libraries (navigable, but
+        // not re-checked or searched as the user's own code).
+        for c in &mut graph.crates {
+            if c.role != Role::Driver {
+                c.workspace_member = false;
+            }
+        }
     }
     let text = graph.to_project_json(inputs.proc_macro_key())?.render();
     let path = match (&opts.output, &extmod) {
