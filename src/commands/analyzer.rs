@@ -16,7 +16,7 @@ use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::rustc_cfg;
 use crate::output::Out;
 use crate::process::Process;
-use crate::toolchain::{self, RustcInfo};
+use crate::toolchain;
 use crate::tree::Vintage;
 
 #[derive(Clone, Debug, Default)]
@@ -100,27 +100,70 @@ pub fn read_generated_cfg(objtree: &Path) -> anyhow::Result<Vec<String>> {
     Ok(out)
 }
 
-/// `lib` and `.so` from `rustc --print file-names --crate-name macros --crate-type proc-macro -`.
-fn proc_macro_affixes(rustc: &Path) -> anyhow::Result<(String, String)> {
-    let p = Process::new(rustc).args([
-        "--print",
-        "file-names",
-        "--crate-name",
-        "macros",
-        "--crate-type",
-        "proc-macro",
-        "-",
-    ]);
+/// One rustc run answers both questions: `--print sysroot` (with KRUSTFLAGS, which may hold
+/// `--sysroot`, as the kernel passes its flags) and the proc-macro file name
+/// (`--print file-names --crate-name macros --crate-type proc-macro -`), split into the `lib`
+/// and `.so` around the crate name.
+fn ask_rustc(rustc: &Path, krustflags: &[String]) -> anyhow::Result<(PathBuf, (String, String))> {
+    let p = Process::new(rustc)
+        .args(krustflags)
+        .args(["--print", "sysroot", "--print", "file-names"])
+        .args(["--crate-name", "macros", "--crate-type", "proc-macro", "-"])
+        .stdin_bytes("");
     let out = p.output()?;
-    let name = out.stdout.trim();
-    match name.split_once("macros") {
-        Some((pre, suf)) if out.success() => Ok((pre.to_string(), suf.to_string())),
+    let mut lines = out.stdout.lines();
+    match (out.success(), lines.next(), lines.next()) {
+        (true, Some(sysroot), Some(file)) if file.contains("macros") => {
+            let (pre, suf) = file.split_once("macros").expect("checked");
+            Ok((
+                PathBuf::from(sysroot.trim()),
+                (pre.to_string(), suf.trim().to_string()),
+            ))
+        }
         _ => bail!(
-            "`{p}` did not print a proc-macro file name:\n{}{}",
+            "`{p}` did not print the sysroot and a proc-macro file name:\n{}{}",
             out.stdout,
             out.stderr
         ),
     }
+}
+
+/// The rustc version the tree was configured with (`CONFIG_RUSTC_VERSION`, which Kbuild's
+/// `rustc-min-version` tests too), from the rustc_cfg cfgs.
+fn configured_rustc_version(cfg: &[String]) -> Option<u64> {
+    cfg.iter().find_map(|c| {
+        c.strip_prefix("CONFIG_RUSTC_VERSION=\"")?
+            .strip_suffix('"')?
+            .parse()
+            .ok()
+    })
+}
+
+/// The drivers/samples (or the module's crates) and the host programs.
+fn find_crates(
+    srctree: &Path,
+    extmod: Option<&Path>,
+    makefile_only: bool,
+) -> anyhow::Result<(Vec<FoundCrate>, Vec<(String, PathBuf)>)> {
+    if let Some(m) = extmod {
+        let found = discover::crate_roots(m, makefile_only)?;
+        if found.is_empty() {
+            bail!(
+                "`{}` has no Rust module: no `.rs` file there is named as `<stem>.o` by the Makefile or Kbuild beside it\n  fix: add `obj-m := <name>.o` to {}/Kbuild for <name>.rs",
+                m.display(),
+                m.display()
+            );
+        }
+        return Ok((found, vec![]));
+    }
+    let mut all = vec![];
+    for dir in ["samples", "drivers"] {
+        let d = srctree.join(dir);
+        if d.is_dir() {
+            all.extend(discover::crate_roots(&d, makefile_only)?);
+        }
+    }
+    Ok((all, discover::host_programs(srctree)?))
 }
 
 /// Finds srctree for an objtree: `--srctree`, else the `source` link Kbuild leaves in an `O=`
@@ -182,7 +225,8 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
     };
     let generated_cfg = read_generated_cfg(&objtree)?;
 
-    // The toolchain: three independent rustc questions, asked at once.
+    // The toolchain: one rustc run for the sysroot and proc-macro file name, while the
+    // folders are walked; the version comes from the configuration when it has it.
     let tools = t.tools.clone().with_env();
     let rustc_name = tools.rustc.clone().unwrap_or_else(|| "rustc".into());
     let rustc_path = toolchain::resolve(
@@ -197,19 +241,19 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
         .or_else(|| std::env::var("KRUSTFLAGS").ok())
         .map(|s| s.split_whitespace().map(String::from).collect())
         .unwrap_or_default();
-    let (info, sysroot, affixes) = std::thread::scope(|s| {
-        let a = s.spawn(|| toolchain::detect_rustc(&tools));
-        let b = s.spawn(|| toolchain::sysroot(&rustc_path, &krustflags));
-        let c = s.spawn(|| proc_macro_affixes(&rustc_path));
-        (
-            a.join().expect("thread"),
-            b.join().expect("thread"),
-            c.join().expect("thread"),
-        )
+    let makefile_only = vintage == Vintage::V2021;
+    let (asked, found) = std::thread::scope(|s| {
+        let asked = s.spawn(|| ask_rustc(&rustc_path, &krustflags));
+        let found = find_crates(&srctree, extmod.as_deref(), makefile_only);
+        (asked.join().expect("thread"), found)
     });
-    let info: RustcInfo = info?.info;
-    let sysroot = pathlib_str(&sysroot?);
-    let affixes = affixes?;
+    let (sysroot, affixes) = asked?;
+    let (drivers, host_programs) = found?;
+    let rustc_version = match configured_rustc_version(&generated_cfg) {
+        Some(v) => v,
+        None => toolchain::detect_rustc(&tools)?.info.kernel_version(),
+    };
+    let sysroot = pathlib_str(&sysroot);
     let sysroot_src = pathlib_str(&toolchain::rust_lib_src(&tools, &sysroot));
     let sysroot_crates: &[&str] = if vintage == Vintage::V2021 {
         &["core"]
@@ -239,42 +283,13 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
             })
         }
     };
-    let makefile_only = vintage == Vintage::V2021;
-    let drivers: Vec<FoundCrate> = match &extmod {
-        Some(m) => {
-            let found = discover::crate_roots(m, makefile_only)?;
-            if found.is_empty() {
-                bail!(
-                    "`{}` has no Rust module: no `.rs` file there is named as `<stem>.o` by the Makefile or Kbuild beside it\n  fix: add `obj-m := <name>.o` to {}/Kbuild for <name>.rs",
-                    m.display(),
-                    m.display()
-                );
-            }
-            found
-        }
-        None => {
-            let mut all = vec![];
-            for dir in ["samples", "drivers"] {
-                let d = srctree.join(dir);
-                if d.is_dir() {
-                    all.extend(discover::crate_roots(&d, makefile_only)?);
-                }
-            }
-            all
-        }
-    };
-    let host_programs = if extmod.is_some() {
-        vec![]
-    } else {
-        discover::host_programs(&srctree)?
-    };
     let inputs = KernelInputs {
         vintage,
         srctree: srctree.clone(),
         objtree: objtree.clone(),
         sysroot,
         sysroot_src,
-        rustc_version: info.kernel_version(),
+        rustc_version,
         generated_cfg,
         rust_makefile,
         proc_macro_affixes: affixes,
@@ -372,6 +387,16 @@ mod tests {
         ] {
             assert_eq!(pathlib_str(Path::new(a)), Path::new(b), "{a}");
         }
+    }
+
+    #[test]
+    fn rustc_version_comes_from_the_configuration() {
+        let cfg = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            configured_rustc_version(&cfg(&["CONFIG_RUST", "CONFIG_RUSTC_VERSION=\"109500\""])),
+            Some(109500)
+        );
+        assert_eq!(configured_rustc_version(&cfg(&["CONFIG_RUST"])), None);
     }
 
     #[test]
