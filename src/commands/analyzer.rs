@@ -139,12 +139,15 @@ fn configured_rustc_version(cfg: &[String]) -> Option<u64> {
     })
 }
 
+/// A host program under `scripts/`: its name and root file.
+type HostProgram = (String, PathBuf);
+
 /// The drivers/samples (or the module's crates) and the host programs.
 fn find_crates(
     srctree: &Path,
     extmod: Option<&Path>,
     makefile_only: bool,
-) -> anyhow::Result<(Vec<FoundCrate>, Vec<(String, PathBuf)>)> {
+) -> anyhow::Result<(Vec<FoundCrate>, Vec<HostProgram>)> {
     if let Some(m) = extmod {
         let found = discover::crate_roots(m, makefile_only)?;
         if found.is_empty() {
