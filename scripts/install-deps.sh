@@ -94,6 +94,16 @@ if [ ! -f "$K73/Makefile" ]; then
   rm -rf "$K73" && mv "$K73.tmp" "$K73" && rm -rf "$tmp"
 fi
 log "linux $(make -s -C "$K73" kernelversion 2>/dev/null) at $K73"
+# 7. rust-analyzer, the real consumer of `rkbuild analyzer`'s rust-project.json: built from crates.io with the
+#    nightly here (it does not compile with 1.95; Debian's package needs a newer glibc). About 17 CPU-minutes,
+#    so it is cached in $CACHE/rust-analyzer and rebuilt only when missing.
+RA_VERSION=0.0.349
+RA="$CACHE/rust-analyzer/bin/rust-analyzer"
+if [ ! -x "$RA" ]; then
+  log "cargo +nightly install ra_ap_rust-analyzer $RA_VERSION (about 17 CPU-minutes, cached)"
+  cargo +nightly install --quiet --locked ra_ap_rust-analyzer --version "$RA_VERSION" --root "$CACHE/rust-analyzer"
+fi
+log "$("$RA" --version) at $RA"
 
 # The environment the tests read (sourced by .ci/run).
 cat > "$CACHE/env.sh" <<ENV
@@ -106,5 +116,6 @@ export RKBUILD_TEST_LINUX_612=$K612
 export RKBUILD_TEST_RUSTC_195=$(rustup which --toolchain stable rustc)
 export RKBUILD_TEST_RUSTC_NIGHTLY=$(rustup which --toolchain nightly rustc)
 export RKBUILD_TEST_LINUX_73=$K73
+export RKBUILD_TEST_RUST_ANALYZER=$RA
 ENV
 log "environment in $CACHE/env.sh"

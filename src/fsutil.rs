@@ -45,6 +45,17 @@ pub fn write_if_changed(path: &Path, contents: &[u8]) -> anyhow::Result<WriteOut
     tmp.write_all(contents)
         .and_then(|_| tmp.as_file().sync_data())
         .with_context(|| format!("cannot write `{}`", tmp.path().display()))?;
+    // tempfile creates 0600; a generated file gets the usual 0644, or keeps the mode it had.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(path)
+            .map(|m| m.permissions().mode() & 0o7777)
+            .unwrap_or(0o644);
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))
+            .with_context(|| format!("cannot set the mode of `{}`", tmp.path().display()))?;
+    }
     tmp.persist(path)
         .with_context(|| format!("cannot rename into `{}`", path.display()))?;
     Ok(if existed {
@@ -63,7 +74,10 @@ mod tests {
         let null = Path::new("/dev/null");
         assert_eq!(write_if_changed(null, b"x").unwrap(), WriteOutcome::Updated);
         use std::os::unix::fs::FileTypeExt as _;
-        assert!(std::fs::metadata(null).unwrap().file_type().is_char_device());
+        assert!(std::fs::metadata(null)
+            .unwrap()
+            .file_type()
+            .is_char_device());
     }
 
     #[test]
@@ -78,6 +92,12 @@ mod tests {
             WriteOutcome::Unchanged
         );
         assert_eq!(std::fs::metadata(&p).unwrap().modified().unwrap(), before);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o644, "readable by all, like any generated file");
+        }
         assert_eq!(write_if_changed(&p, b"two").unwrap(), WriteOutcome::Updated);
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         // No temporary files left behind.

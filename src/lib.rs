@@ -14,6 +14,7 @@
 //! each compile step, and `exec` runs it. Every child process goes through [`process`]; every
 //! generated file through [`fsutil::write_if_changed`]. See ARCHITECTURE.md.
 
+pub mod analyzer;
 pub mod commands;
 pub mod exec;
 pub mod flags;

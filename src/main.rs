@@ -91,6 +91,19 @@ enum Command {
         #[command(flatten)]
         build: BuildArgs,
     },
+    /// Write rust-project.json for rust-analyzer: the kernel's crates with the tree's cfgs
+    /// (OBJTREE/rust-project.json, as `make rust-analyzer`), or an out-of-tree module's.
+    Analyzer {
+        #[command(flatten)]
+        tree: TreeArgs,
+        /// An out-of-tree module folder (Kbuild's M=): writes DIR/rust-project.json with its
+        /// crates and the kernel crates they use, from the prepared tree in --objtree.
+        #[arg(long, value_name = "DIR")]
+        extmod: Option<PathBuf>,
+        /// Write here instead.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
 }
 
 #[derive(Args, Clone, Debug)]
@@ -393,6 +406,18 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Analyzer {
+            tree,
+            extmod,
+            output,
+        } => commands::analyzer::main(
+            &commands::analyzer::AnalyzerOpts {
+                tree: tree.into(),
+                extmod,
+                output,
+            },
+            out,
+        ),
         Command::Doctor { tree } => {
             let report = doctor::run(&tree.into())?;
             if out.json() {

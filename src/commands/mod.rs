@@ -1,6 +1,7 @@
 //! The commands, as library functions the thin CLI calls. Each returns a report value; the
 //! CLI decides how to print it.
 
+pub mod analyzer;
 pub mod build;
 pub mod config;
 pub mod doctor;

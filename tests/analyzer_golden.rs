@@ -1,0 +1,519 @@
+//! `rkbuild analyzer` against the kernel's own `make rust-analyzer` output (the oracles), on
+//! the real 6.12 and 7.3 trees with the real rustc; plus the 2021 layout, out-of-tree modules,
+//! stable output and bad input.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use rkbuild::analyzer::project_json::{CrateData, ProjectJson};
+use rkbuild::commands::analyzer::{self, AnalyzerOpts};
+use rkbuild::commands::TreeOpts;
+use rkbuild::fsutil::WriteOutcome;
+use rkbuild::process::Process;
+use rkbuild::toolchain::ToolNames;
+
+struct Toolchain {
+    rustc: PathBuf,
+    lib: PathBuf,
+}
+
+fn rustc_185() -> Toolchain {
+    Toolchain {
+        rustc: common::tool_env("RKBUILD_TEST_RUSTC_185").into(),
+        lib: common::tool_env("RKBUILD_TEST_LIB_185").into(),
+    }
+}
+
+/// rustup's stable rustc (1.95), called by path so no proxy decides for us.
+fn rustc_195() -> Toolchain {
+    let out = Process::new("rustc")
+        .args(["+stable", "--print", "sysroot"])
+        .output()
+        .expect("rustup's `rustc +stable` (rustc 1.95) is needed");
+    assert!(out.success(), "rustc +stable: {}", out.stderr);
+    Toolchain {
+        rustc: Path::new(out.stdout.trim()).join("bin/rustc"),
+        lib: common::tool_env("RKBUILD_TEST_LIB_195").into(),
+    }
+}
+
+fn opts(src: &Path, obj: &Path, tc: &Toolchain) -> AnalyzerOpts {
+    AnalyzerOpts {
+        tree: TreeOpts {
+            srctree: Some(src.to_path_buf()),
+            objtree: Some(obj.to_path_buf()),
+            tools: ToolNames {
+                rustc: Some(tc.rustc.display().to_string()),
+                rust_lib_src: Some(tc.lib.clone()),
+                ..ToolNames::default()
+            },
+            ..TreeOpts::default()
+        },
+        extmod: None,
+        output: None,
+    }
+}
+
+fn sysroot(rustc: &Path) -> String {
+    Process::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .unwrap()
+        .stdout
+        .trim()
+        .to_string()
+}
+
+/// The oracle with its placeholders filled in.
+fn oracle(vintage: &str, subst: &[(&str, String)]) -> String {
+    let mut text = common::read(&common::oracle(&format!(
+        "linux-{vintage}/x86_64-defconfig-rust/rust-project.json"
+    )));
+    for (k, v) in subst {
+        text = text.replace(k, v);
+    }
+    text
+}
+
+/// An objtree holding the rustc_cfg the kernel's script read: the `kernel` crate's cfgs with
+/// `--cfg=` put back (the oracle's own rustc_cfg file was saved at another moment; in 7.3 it
+/// differs in CONFIG_PAHOLE_VERSION).
+fn objtree_for(theirs: &ProjectJson) -> tempfile::TempDir {
+    let kernel = theirs
+        .crates
+        .iter()
+        .find(|c| c.display_name.as_deref() == Some("kernel"))
+        .unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let gen = d.path().join("include/generated");
+    std::fs::create_dir_all(&gen).unwrap();
+    let text: String = kernel.cfg.iter().map(|c| format!("--cfg={c}\n")).collect();
+    std::fs::write(gen.join("rustc_cfg"), text).unwrap();
+    d
+}
+
+/// Every crate equal: the fixed part in the same order; host programs and drivers (the kernel
+/// lists them in filesystem order, rkbuild sorts them) as sets, with ours sorted.
+fn assert_same_crates(ours: &ProjectJson, theirs: &ProjectJson, fixed: usize) {
+    assert_eq!(ours.sysroot, theirs.sysroot);
+    assert_eq!(ours.sysroot_src, theirs.sysroot_src);
+    assert_eq!(ours.crates.len(), theirs.crates.len(), "number of crates");
+    for i in 0..fixed {
+        assert_eq!(
+            ours.crates[i], theirs.crates[i],
+            "crate {i} ({:?})",
+            theirs.crates[i].display_name
+        );
+    }
+    let rest = |p: &ProjectJson| -> Vec<CrateData> {
+        let mut v = p.crates[fixed..].to_vec();
+        v.sort_by(|a, b| a.root_module.cmp(&b.root_module));
+        v
+    };
+    let (a, b) = (rest(ours), rest(theirs));
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x, y, "crate {:?}", y.display_name);
+    }
+    // Ours: host programs sorted, then drivers sorted within samples/ and drivers/.
+    let roots: Vec<&str> = ours.crates[fixed..]
+        .iter()
+        .map(|c| c.root_module.as_str())
+        .collect();
+    let (hosts, drivers): (Vec<&str>, Vec<&str>) =
+        roots.iter().partition(|r| r.contains("/scripts/"));
+    assert!(hosts.is_sorted(), "{hosts:?}");
+    let (samples, rest): (Vec<&str>, Vec<&str>) =
+        drivers.iter().partition(|r| r.contains("/samples/"));
+    assert!(samples.is_sorted() && rest.is_sorted(), "{drivers:?}");
+    assert_eq!(drivers, [samples, rest].concat(), "samples come first");
+}
+
+#[test]
+fn linux_6_12_equals_make_rust_analyzer() {
+    let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
+    let tc = rustc_185();
+    let probe = oracle("6.12", &[]);
+    let obj = objtree_for(&ProjectJson::parse(&probe).unwrap());
+    let subst = [
+        (
+            "$SRCTREE",
+            src.canonicalize().unwrap().display().to_string(),
+        ),
+        (
+            "$OBJTREE",
+            obj.path().canonicalize().unwrap().display().to_string(),
+        ),
+        ("$RUST_LIB_SRC", tc.lib.display().to_string()),
+    ];
+    let theirs_text = oracle("6.12", &subst);
+    let theirs = ProjectJson::parse(&theirs_text).unwrap();
+    // Our renderer gives the kernel's bytes for the kernel's data.
+    assert_eq!(theirs.render(), theirs_text);
+
+    let g = analyzer::generate(&opts(&src, obj.path(), &tc)).unwrap();
+    let ours = ProjectJson::parse(&g.text).unwrap();
+    assert_eq!(ours.render(), g.text);
+    assert_same_crates(&ours, &theirs, 11);
+    // 6.12 writes is_proc_macro on every crate.
+    assert!(ours.crates.iter().all(|c| c.is_proc_macro.is_some()));
+}
+
+#[test]
+fn linux_7_3_equals_make_rust_analyzer() {
+    let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_73"));
+    let tc = rustc_195();
+    let probe = oracle("7.3", &[]);
+    let obj = objtree_for(&ProjectJson::parse(&probe).unwrap());
+    let subst = [
+        (
+            "$SRCTREE",
+            src.canonicalize().unwrap().display().to_string(),
+        ),
+        (
+            "$OBJTREE",
+            obj.path().canonicalize().unwrap().display().to_string(),
+        ),
+        ("$RUST_LIB_SRC", tc.lib.display().to_string()),
+        ("$SYSROOT", sysroot(&tc.rustc)),
+    ];
+    let theirs_text = oracle("7.3", &subst);
+    let theirs = ProjectJson::parse(&theirs_text).unwrap();
+    assert_eq!(theirs.render(), theirs_text);
+
+    let g = analyzer::generate(&opts(&src, obj.path(), &tc)).unwrap();
+    let ours = ProjectJson::parse(&g.text).unwrap();
+    assert_same_crates(&ours, &theirs, 18);
+    // 7.3 writes is_proc_macro only on the three proc macros.
+    let pm: Vec<_> = ours
+        .crates
+        .iter()
+        .filter(|c| c.is_proc_macro.is_some())
+        .map(|c| c.display_name.clone().unwrap())
+        .collect();
+    assert_eq!(pm, ["macros", "zerocopy_derive", "pin_init_internal"]);
+
+    // Driver names are what `rustc --print crate-name` says (the 7.3 script asks rustc).
+    for c in &ours.crates[21..] {
+        let out = Process::new(&tc.rustc)
+            .args(["--print", "crate-name", &c.root_module])
+            .output()
+            .unwrap();
+        assert_eq!(
+            c.display_name.as_deref(),
+            Some(out.stdout.trim()),
+            "{}",
+            c.root_module
+        );
+    }
+}
+
+/// `rkbuild config` from the oracle's .config, then `rkbuild analyzer`: the whole path a user
+/// takes. The cfgs are the kernel's rustc_cfg lines (compared as a set: kconfig writes them in
+/// hash order).
+#[test]
+fn config_then_analyzer_on_6_12() {
+    let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
+    let tc = rustc_185();
+    let obj = tempfile::tempdir().unwrap();
+    let config = common::oracle("linux-6.12/x86_64-defconfig-rust/config");
+    let status = Process::new(env!("CARGO_BIN_EXE_rkbuild"))
+        .args(["-q", "config", "--config"])
+        .arg(&config)
+        .arg("-S")
+        .arg(&src)
+        .arg("-O")
+        .arg(obj.path())
+        .env("RUSTC", &tc.rustc)
+        .env("RUST_LIB_SRC", &tc.lib)
+        .output()
+        .unwrap();
+    assert!(status.success(), "{}", status.stderr);
+    let out = Process::new(env!("CARGO_BIN_EXE_rkbuild"))
+        .args(["analyzer", "-S"])
+        .arg(&src)
+        .arg("-O")
+        .arg(obj.path())
+        .env("RUSTC", &tc.rustc)
+        .env("RUST_LIB_SRC", &tc.lib)
+        .output()
+        .unwrap();
+    assert!(out.success(), "{}", out.stderr);
+    assert!(out.stdout.contains("  GEN     "), "{}", out.stdout);
+    let ours = ProjectJson::parse(&common::read(&obj.path().join("rust-project.json"))).unwrap();
+    let want: std::collections::BTreeSet<String> = common::read(&common::oracle(
+        "linux-6.12/x86_64-defconfig-rust/rustc_cfg",
+    ))
+    .lines()
+    .map(|l| l.trim_start_matches("--cfg=").to_string())
+    .collect();
+    for c in &ours.crates {
+        let name = c.display_name.as_deref().unwrap();
+        if ["bindings", "uapi", "kernel", "rust_minimal", "rnull"].contains(&name) {
+            let got: std::collections::BTreeSet<String> = c.cfg.iter().cloned().collect();
+            assert_eq!(got, want, "{name}");
+        }
+    }
+    assert_eq!(ours.crates.len(), 20);
+}
+
+/// Byte-identical across runs; the second run leaves the file (and its mtime) alone.
+#[test]
+fn output_is_stable_and_written_only_when_changed() {
+    let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
+    let tc = rustc_185();
+    let obj = tempfile::tempdir().unwrap();
+    let gen = obj.path().join("include/generated");
+    std::fs::create_dir_all(&gen).unwrap();
+    std::fs::copy(
+        common::oracle("linux-6.12/x86_64-defconfig-rust/rustc_cfg"),
+        gen.join("rustc_cfg"),
+    )
+    .unwrap();
+    let o = opts(&src, obj.path(), &tc);
+    let first = analyzer::run(&o).unwrap();
+    assert_eq!(first.status, WriteOutcome::Created);
+    let bytes = std::fs::read(&first.path).unwrap();
+    let mtime = std::fs::metadata(&first.path).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let second = analyzer::run(&o).unwrap();
+    assert_eq!(second.status, WriteOutcome::Unchanged);
+    assert_eq!(std::fs::read(&first.path).unwrap(), bytes);
+    assert_eq!(
+        std::fs::metadata(&first.path).unwrap().modified().unwrap(),
+        mtime
+    );
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(text.starts_with("{\n    \"crates\": [\n        {\n            \"cfg\": ["));
+    assert!(text.ends_with("\n}"), "no trailing newline, as json.dump");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/analyzer/rust_hello")
+}
+
+/// `--extmod`: the module's crate plus exactly the kernel crates it depends on.
+#[test]
+fn out_of_tree_module_gets_its_crates_and_the_kernel_ones() {
+    let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
+    let tc = rustc_185();
+    let obj = tempfile::tempdir().unwrap();
+    let gen = obj.path().join("include/generated");
+    std::fs::create_dir_all(&gen).unwrap();
+    std::fs::write(
+        gen.join("rustc_cfg"),
+        "--cfg=CONFIG_RUST\n--cfg=CONFIG_RUST=\"y\"\n",
+    )
+    .unwrap();
+    let m = tempfile::tempdir().unwrap();
+    copy_dir(&fixture(), m.path());
+    let mut o = opts(&src, obj.path(), &tc);
+    o.extmod = Some(m.path().to_path_buf());
+    let r = analyzer::run(&o).unwrap();
+    assert_eq!(
+        r.path,
+        m.path().canonicalize().unwrap().join("rust-project.json")
+    );
+    let p = ProjectJson::parse(&common::read(&r.path)).unwrap();
+    let names: Vec<_> = p
+        .crates
+        .iter()
+        .map(|c| c.display_name.clone().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "core",
+            "alloc",
+            "std",
+            "proc_macro",
+            "compiler_builtins",
+            "macros",
+            "build_error",
+            "ffi",
+            "bindings",
+            "uapi",
+            "kernel",
+            "rust_hello"
+        ]
+    );
+    let hello = p.crates.last().unwrap();
+    assert_eq!(hello.is_workspace_member, Some(true));
+    assert!(p.crates[..11]
+        .iter()
+        .all(|c| c.is_workspace_member == Some(false)));
+    assert_eq!(
+        hello.root_module,
+        m.path()
+            .canonicalize()
+            .unwrap()
+            .join("rust_hello.rs")
+            .display()
+            .to_string()
+    );
+    assert_eq!(hello.cfg, ["CONFIG_RUST", "CONFIG_RUST=\"y\""]);
+    let kernel = &p.crates[10];
+    assert_eq!(
+        kernel.env["OBJTREE"],
+        obj.path().canonicalize().unwrap().display().to_string()
+    );
+    assert_eq!(
+        hello
+            .deps
+            .iter()
+            .map(|d| (d.krate, d.name.as_str()))
+            .collect::<Vec<_>>(),
+        [(0, "core"), (10, "kernel")]
+    );
+}
+
+/// The 2021 patch set's crate set, on a tree laid out as the seeds lay it out.
+#[test]
+fn seeds_2021_layout() {
+    let tree = tempfile::tempdir().unwrap();
+    let t = tree.path();
+    let w = |p: &str, text: &str| {
+        let p = t.join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    w("Makefile", "VERSION = 5\nPATCHLEVEL = 14\nSUBLEVEL = 0\n");
+    for f in [
+        "rust/compiler_builtins.rs",
+        "rust/alloc/lib.rs",
+        "rust/macros/lib.rs",
+        "rust/build_error.rs",
+        "rust/kernel/lib.rs",
+        "drivers/android/rust_binder.rs",
+        "drivers/android/node.rs",
+        "samples/rust/rust_minimal.rs",
+    ] {
+        w(f, "");
+    }
+    w(
+        "drivers/android/Makefile",
+        "obj-$(CONFIG_ANDROID_BINDER_IPC_RUST) += rust_binder.o\n",
+    );
+    w(
+        "samples/rust/Makefile",
+        "obj-$(CONFIG_SAMPLE_RUST_MINIMAL) += rust_minimal.o\n",
+    );
+    w("samples/rust/Kbuild", "");
+    w(
+        "include/generated/rustc_cfg",
+        "--cfg=CONFIG_RUST\n--cfg=CONFIG_RUST=\"y\"\n",
+    );
+    let tc = rustc_185();
+    let g = analyzer::generate(&opts(t, t, &tc)).unwrap();
+    let p = ProjectJson::parse(&g.text).unwrap();
+    let names: Vec<_> = p
+        .crates
+        .iter()
+        .map(|c| c.display_name.clone().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "core",
+            "compiler_builtins",
+            "alloc",
+            "macros",
+            "build_error",
+            "kernel",
+            "rust_minimal",
+            "rust_binder"
+        ]
+    );
+    assert_eq!(p.sysroot, None);
+    assert_eq!(p.sysroot_src.as_deref(), Some(tc.lib.to_str().unwrap()));
+    assert!(p.crates.iter().all(|c| c.edition == "2018"));
+    let kernel = &p.crates[5];
+    let real = t.canonicalize().unwrap();
+    assert_eq!(
+        kernel.env["RUST_BINDINGS_FILE"],
+        real.join("rust/bindings_generated.rs")
+            .display()
+            .to_string()
+    );
+    let macros = &p.crates[3];
+    assert_eq!(macros.is_proc_macro, Some(true));
+    assert_eq!(
+        macros.proc_macro_dylib_path.as_deref(),
+        Some(real.join("rust/libmacros.so").to_str().unwrap())
+    );
+    let binder = &p.crates[7];
+    let deps: Vec<_> = binder.deps.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(deps, ["core", "alloc", "kernel"]);
+}
+
+/// Bad input: a clear message, a fix, and no file written.
+#[test]
+fn bad_input_is_refused_and_nothing_is_written() {
+    let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
+    let tc = rustc_185();
+    let err = |o: &AnalyzerOpts, out: &Path| {
+        let e = format!("{:#}", analyzer::run(o).unwrap_err());
+        assert!(!out.exists(), "{} written despite: {e}", out.display());
+        e
+    };
+
+    // No rustc_cfg: not configured.
+    let obj = tempfile::tempdir().unwrap();
+    let out = obj.path().join("rust-project.json");
+    let e = err(&opts(&src, obj.path(), &tc), &out);
+    assert!(
+        e.contains("include/generated/rustc_cfg") && e.contains("rkbuild config"),
+        "{e}"
+    );
+
+    // Missing rust-src.
+    let gen = obj.path().join("include/generated");
+    std::fs::create_dir_all(&gen).unwrap();
+    std::fs::write(gen.join("rustc_cfg"), "--cfg=CONFIG_RUST\n").unwrap();
+    let mut o = opts(&src, obj.path(), &tc);
+    o.tree.tools.rust_lib_src = Some("/nonexistent/library".into());
+    let e = err(&o, &out);
+    assert!(
+        e.contains("/nonexistent/library/core/src/lib.rs") && e.contains("fix: "),
+        "{e}"
+    );
+
+    // An --extmod folder without a Rust module.
+    let m = tempfile::tempdir().unwrap();
+    std::fs::write(m.path().join("Kbuild"), "obj-m := cmod.o\n").unwrap();
+    std::fs::write(m.path().join("cmod.c"), "").unwrap();
+    std::fs::write(m.path().join("stray.rs"), "").unwrap();
+    let mut o = opts(&src, obj.path(), &tc);
+    o.extmod = Some(m.path().to_path_buf());
+    let e = err(&o, &m.path().join("rust-project.json"));
+    assert!(
+        e.contains("has no Rust module") && e.contains("fix: "),
+        "{e}"
+    );
+
+    // An unreadable Makefile beside a Rust file (a folder in its place: root reads anything).
+    let m = tempfile::tempdir().unwrap();
+    std::fs::write(m.path().join("rust_hello.rs"), "").unwrap();
+    std::fs::create_dir(m.path().join("Makefile")).unwrap();
+    let mut o = opts(&src, obj.path(), &tc);
+    o.extmod = Some(m.path().to_path_buf());
+    let e = err(&o, &m.path().join("rust-project.json"));
+    assert!(e.contains("cannot read") && e.contains("Makefile"), "{e}");
+
+    // Not a kernel tree.
+    let mut o = opts(obj.path(), obj.path(), &tc);
+    o.tree.srctree = Some(obj.path().to_path_buf());
+    let e = err(&o, &out);
+    assert!(
+        e.contains("not a kernel tree") && e.contains("--srctree"),
+        "{e}"
+    );
+}
