@@ -3,6 +3,8 @@
 
 pub mod config;
 pub mod doctor;
+pub mod log;
+pub mod rustc;
 
 use std::path::{Path, PathBuf};
 
