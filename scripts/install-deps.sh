@@ -73,6 +73,15 @@ rustc +stable --version >/dev/null || { echo "rustup stable toolchain missing" >
 rustup component list --toolchain stable --installed | grep -q clippy || { echo "clippy (rustup) missing" >&2; exit 1; }
 log "$(rustc +stable --version), $(rustc +nightly --version 2>/dev/null || echo 'no nightly')"
 
+# 6. rustc wrapper (issue 6): hyperfine for benches/wrapper.sh; the plain Linux 6.12 build of
+#    tests/wrapper_kernel612.rs is cached in $CACHE/wrap-612-plain (the wrapped one never is).
+if ! command -v hyperfine >/dev/null; then
+  log "apt-get install hyperfine"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine >/dev/null
+fi
+mkdir -p "$CACHE/wrap-612-plain"
+log "$(hyperfine --version); plain 6.12 build cache at $CACHE/wrap-612-plain"
+
 # The environment the tests read (sourced by .ci/run).
 cat > "$CACHE/env.sh" <<ENV
 export RKBUILD_TEST_RUSTC_185=/usr/bin/rustc
@@ -81,5 +90,6 @@ export RKBUILD_TEST_LIB_195=$SRC195/usr/lib/rustlib/src/rust/library
 export RKBUILD_TEST_BINDGEN=$CACHE/bindgen/bin/bindgen
 export RKBUILD_TEST_LIBCLANG_PATH=/usr/lib/llvm-14/lib
 export RKBUILD_TEST_LINUX_612=$K612
+export RKBUILD_WRAP_612_PLAIN=$CACHE/wrap-612-plain
 ENV
 log "environment in $CACHE/env.sh"

@@ -203,9 +203,7 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Rustc { args } => {
-            commands::rustc::exit(commands::rustc::strip_separator(args))
-        }
+        Command::Rustc { args } => commands::rustc::exit(commands::rustc::strip_separator(args)),
         Command::Log { cmd } => commands::log::run(cmd, out),
         Command::Doctor { tree } => {
             let report = doctor::run(&tree.into())?;

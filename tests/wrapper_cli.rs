@@ -89,12 +89,41 @@ fn kbuild_probes_are_transparent() {
         (&["--version"], b""),
         (&["-vV"], b""),
         (&["--print", "sysroot"], b""),
-        (&["--print", "file-names", "--crate-name", "x", "--crate-type=lib", "-"], b""),
+        (
+            &[
+                "--print",
+                "file-names",
+                "--crate-name",
+                "x",
+                "--crate-type=lib",
+                "-",
+            ],
+            b"",
+        ),
         // rustc-option: a flag that exists and one that does not, on a crate from stdin.
-        (&["-Copt-level=2", "--crate-type=rlib", "--emit=obj=/dev/null", "-"], probe_src),
-        (&["-Zno-such-flag", "--crate-type=rlib", "--emit=obj=/dev/null", "-"], probe_src),
+        (
+            &[
+                "-Copt-level=2",
+                "--crate-type=rlib",
+                "--emit=obj=/dev/null",
+                "-",
+            ],
+            probe_src,
+        ),
+        (
+            &[
+                "-Zno-such-flag",
+                "--crate-type=rlib",
+                "--emit=obj=/dev/null",
+                "-",
+            ],
+            probe_src,
+        ),
         // A compile error: status 1 and the same diagnostics.
-        (&["--crate-type=lib", "--emit=metadata=/dev/null", "-"], b"pub fn f() -> u8 { \"no\" }\n"),
+        (
+            &["--crate-type=lib", "--emit=metadata=/dev/null", "-"],
+            b"pub fn f() -> u8 { \"no\" }\n",
+        ),
     ];
     for (args, input) in cases {
         let want = run(direct(d.path(), &r, args), input);
@@ -108,7 +137,10 @@ fn kbuild_probes_are_transparent() {
     assert_eq!(lines[1]["argv"][1], "-vV");
     assert_eq!(lines[1]["argv"][0], r);
     assert_eq!(lines[6]["status"], 1);
-    assert!(lines[4]["crate_name"].is_null(), "a stdin probe names no crate");
+    assert!(
+        lines[4]["crate_name"].is_null(),
+        "a stdin probe names no crate"
+    );
 }
 
 /// stdin, stdout and stderr pass byte for byte (non-UTF-8 too), in both modes.
@@ -140,7 +172,10 @@ fn signal_becomes_128_plus_n() {
     std::fs::write(&script, "#!/bin/sh\nkill -TERM $$\n").unwrap();
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let log = d.path().join("l.jsonl");
-    let o = run(wrapped(d.path(), script.to_str().unwrap(), &[], Some(&log)), b"");
+    let o = run(
+        wrapped(d.path(), script.to_str().unwrap(), &[], Some(&log)),
+        b"",
+    );
     assert_eq!(o.status.code(), Some(128 + 15));
     let l = log_lines(&log);
     assert_eq!(l[0]["status"], 143);
@@ -163,7 +198,12 @@ fn parallel_writers_never_interleave() {
                 for i in 0..25 {
                     let name = format!("c{th}_{i}");
                     let o = run(
-                        wrapped(d, t, &["--crate-name", &name, "--cfg", big, "r.rs"], Some(log)),
+                        wrapped(
+                            d,
+                            t,
+                            &["--crate-name", &name, "--cfg", big, "r.rs"],
+                            Some(log),
+                        ),
                         b"",
                     );
                     assert!(o.status.success());
@@ -201,10 +241,8 @@ fn path_search_skips_itself() {
     let r = rustc();
     let real_dir = Path::new(&r).parent().unwrap();
     let mut c = wrapped(d.path(), "", &["-vV"], None);
-    c.env_remove("RKBUILD_RUSTC").env(
-        "PATH",
-        format!("{}:{}", fake.display(), real_dir.display()),
-    );
+    c.env_remove("RKBUILD_RUSTC")
+        .env("PATH", format!("{}:{}", fake.display(), real_dir.display()));
     let o = run(c, b"");
     assert_same(&o, &run(direct(d.path(), &r, &["-vV"]), b""), "PATH rustc");
 
@@ -214,16 +252,27 @@ fn path_search_skips_itself() {
     let o = run(c, b"");
     assert_eq!(o.status.code(), Some(127));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("no real rustc found") && err.contains("RKBUILD_RUSTC"), "{err}");
+    assert!(
+        err.contains("no real rustc found") && err.contains("RKBUILD_RUSTC"),
+        "{err}"
+    );
 
     // RKBUILD_RUSTC naming the wrapper itself.
     let o = run(
-        wrapped(d.path(), fake.join("rustc").to_str().unwrap(), &["-vV"], None),
+        wrapped(
+            d.path(),
+            fake.join("rustc").to_str().unwrap(),
+            &["-vV"],
+            None,
+        ),
         b"",
     );
     assert_eq!(o.status.code(), Some(127));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("recursion") && err.contains("RKBUILD_RUSTC"), "{err}");
+    assert!(
+        err.contains("recursion") && err.contains("RKBUILD_RUSTC"),
+        "{err}"
+    );
 
     // A rustc script that calls the wrapper again: stopped, not looping.
     let script = d.path().join("loop");
@@ -233,7 +282,10 @@ fn path_search_skips_itself() {
     )
     .unwrap();
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let o = run(wrapped(d.path(), script.to_str().unwrap(), &["-V"], None), b"");
+    let o = run(
+        wrapped(d.path(), script.to_str().unwrap(), &["-V"], None),
+        b"",
+    );
     assert_eq!(o.status.code(), Some(127));
     assert!(String::from_utf8_lossy(&o.stderr).contains("run again"));
 
@@ -251,7 +303,9 @@ fn subcommand_form() {
     let want = run(direct(d.path(), &r, &["-vV"]), b"");
     for args in [&["rustc", "-vV"][..], &["rustc", "--", "-vV"][..]] {
         let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
-        c.args(args).env("RKBUILD_RUSTC", &r).env_remove("RKBUILD_LOG");
+        c.args(args)
+            .env("RKBUILD_RUSTC", &r)
+            .env_remove("RKBUILD_LOG");
         assert_same(&run(c, b""), &want, &format!("{args:?}"));
     }
 }
@@ -280,8 +334,14 @@ fn unwritable_log_warns_once_and_compiles() {
 fn clippy_driver() -> String {
     std::env::var("RKBUILD_TEST_CLIPPY_DRIVER")
         .ok()
-        .or_else(|| which::which("clippy-driver").ok().map(|p| p.display().to_string()))
-        .expect("clippy-driver is needed (rustup component add clippy, or RKBUILD_TEST_CLIPPY_DRIVER)")
+        .or_else(|| {
+            which::which("clippy-driver")
+                .ok()
+                .map(|p| p.display().to_string())
+        })
+        .expect(
+            "clippy-driver is needed (rustup component add clippy, or RKBUILD_TEST_CLIPPY_DRIVER)",
+        )
 }
 
 /// RKBUILD_CLIPPY=1 / CLIPPY=1 lint through clippy-driver, except `core`.
@@ -296,21 +356,35 @@ fn clippy_on_request_except_core() {
         let mut c = wrapped(
             d.path(),
             "rustc",
-            &["--crate-type=lib", "--crate-name=m", "--emit=metadata", "m.rs"],
+            &[
+                "--crate-type=lib",
+                "--crate-name=m",
+                "--emit=metadata",
+                "m.rs",
+            ],
             Some(&log),
         );
         c.env(var, "1").env("RKBUILD_CLIPPY_DRIVER", &cd);
         let o = run(c, b"");
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(!o.status.success() && err.contains("approx_constant"), "{var}: {err}");
+        assert!(
+            !o.status.success() && err.contains("approx_constant"),
+            "{var}: {err}"
+        );
     }
     let mut c = wrapped(
         d.path(),
         "rustc",
-        &["--crate-type=lib", "--crate-name=core", "--emit=metadata", "m.rs"],
+        &[
+            "--crate-type=lib",
+            "--crate-name=core",
+            "--emit=metadata",
+            "m.rs",
+        ],
         Some(&log),
     );
-    c.env("RKBUILD_CLIPPY", "1").env("RKBUILD_CLIPPY_DRIVER", &cd);
+    c.env("RKBUILD_CLIPPY", "1")
+        .env("RKBUILD_CLIPPY_DRIVER", &cd);
     let o = run(c, b"");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let l = log_lines(&log);
@@ -330,12 +404,42 @@ fn project_and_summary_from_a_real_log() {
     let log = p.join("calls.jsonl");
     let r = rustc();
     let a = run(
-        wrapped(p, &r, &["--edition=2021", "@gen/cfg", "--crate-type", "rlib", "--crate-name", "a", "--emit=metadata=liba.rmeta", "--emit=link=liba.rlib", "a.rs"], Some(&log)),
+        wrapped(
+            p,
+            &r,
+            &[
+                "--edition=2021",
+                "@gen/cfg",
+                "--crate-type",
+                "rlib",
+                "--crate-name",
+                "a",
+                "--emit=metadata=liba.rmeta",
+                "--emit=link=liba.rlib",
+                "a.rs",
+            ],
+            Some(&log),
+        ),
         b"",
     );
     assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
     let b = run(
-        wrapped(p, &r, &["--edition=2018", "--cfg", "MODULE", "--extern", "a=liba.rlib", "--crate-type=rlib", "--crate-name=b", "--emit=link=libb.rlib", "b.rs"], Some(&log)),
+        wrapped(
+            p,
+            &r,
+            &[
+                "--edition=2018",
+                "--cfg",
+                "MODULE",
+                "--extern",
+                "a=liba.rlib",
+                "--crate-type=rlib",
+                "--crate-name=b",
+                "--emit=link=libb.rlib",
+                "b.rs",
+            ],
+            Some(&log),
+        ),
         b"",
     );
     assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
@@ -359,9 +463,17 @@ fn project_and_summary_from_a_real_log() {
     assert!(err.contains("line 4"), "{err}");
     let pj: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let crates = pj["crates"].as_array().unwrap();
-    let by = |n: &str| crates.iter().position(|c| c["display_name"] == n).unwrap_or_else(|| panic!("no {n}"));
+    let by = |n: &str| {
+        crates
+            .iter()
+            .position(|c| c["display_name"] == n)
+            .unwrap_or_else(|| panic!("no {n}"))
+    };
     let (ia, ib) = (by("a"), by("b"));
-    assert_eq!(crates[ia]["cfg"], serde_json::json!(["CONFIG_A", "CONFIG_B=\"y\""]));
+    assert_eq!(
+        crates[ia]["cfg"],
+        serde_json::json!(["CONFIG_A", "CONFIG_B=\"y\""])
+    );
     assert_eq!(crates[ia]["edition"], "2021");
     assert_eq!(crates[ib]["edition"], "2018");
     assert_eq!(crates[ib]["cfg"], serde_json::json!(["MODULE"]));
@@ -387,7 +499,10 @@ fn project_and_summary_from_a_real_log() {
         .unwrap();
     assert!(o.status.success());
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.starts_with("3 rustc calls: 2 compiles, 0 failed"), "{out}");
+    assert!(
+        out.starts_with("3 rustc calls: 2 compiles, 0 failed"),
+        "{out}"
+    );
     assert!(out.contains(" a ") && out.contains(" b "), "{out}");
     assert!(String::from_utf8_lossy(&o.stderr).contains("line 4"));
 }

@@ -83,17 +83,18 @@ pub fn parse(args: &[String]) -> CrateArgs {
             continue;
         }
         // `--opt=value`, `-Cvalue` or `--opt value`.
-        let (opt, value) = if let Some((o, v)) = a.split_once('=').filter(|(o, _)| o.starts_with("--")) {
-            (o.to_string(), Some(v.to_string()))
-        } else if a.len() > 2 && !a.starts_with("--") && TAKES_VALUE.contains(&&a[..2]) {
-            (a[..2].to_string(), Some(a[2..].to_string()))
-        } else if TAKES_VALUE.contains(&a.as_str()) {
-            let v = args.get(i).cloned();
-            i += 1;
-            (a.clone(), v)
-        } else {
-            (a.clone(), None)
-        };
+        let (opt, value) =
+            if let Some((o, v)) = a.split_once('=').filter(|(o, _)| o.starts_with("--")) {
+                (o.to_string(), Some(v.to_string()))
+            } else if a.len() > 2 && !a.starts_with("--") && TAKES_VALUE.contains(&&a[..2]) {
+                (a[..2].to_string(), Some(a[2..].to_string()))
+            } else if TAKES_VALUE.contains(&a.as_str()) {
+                let v = args.get(i).cloned();
+                i += 1;
+                (a.clone(), v)
+            } else {
+                (a.clone(), None)
+            };
         let Some(v) = value else { continue };
         match opt.as_str() {
             "--crate-name" => c.crate_name = Some(v),
@@ -135,7 +136,12 @@ impl CrateArgs {
     pub fn name(&self) -> Option<String> {
         self.crate_name.clone().or_else(|| {
             let i = self.input.as_deref().filter(|i| *i != "-")?;
-            Some(Path::new(i).file_stem()?.to_string_lossy().replace('-', "_"))
+            Some(
+                Path::new(i)
+                    .file_stem()?
+                    .to_string_lossy()
+                    .replace('-', "_"),
+            )
         })
     }
 

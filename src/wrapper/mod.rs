@@ -41,7 +41,9 @@ pub fn invoked_as_wrapper(argv0: &OsStr) -> bool {
 pub enum WrapError {
     #[error("no real rustc found: `RKBUILD_RUSTC` is not set and no `rustc` on PATH other than rkbuild itself\n  fix: set RKBUILD_RUSTC=/path/to/rustc (the compiler make should really run)")]
     NoRustc,
-    #[error("RKBUILD_RUSTC=`{0}` cannot be found or run\n  fix: set RKBUILD_RUSTC to the real rustc")]
+    #[error(
+        "RKBUILD_RUSTC=`{0}` cannot be found or run\n  fix: set RKBUILD_RUSTC to the real rustc"
+    )]
     BadRustcEnv(String),
     #[error("recursion: RKBUILD_RUSTC=`{0}` is rkbuild itself, which would run itself forever\n  fix: set RKBUILD_RUSTC to the real compiler (e.g. /usr/bin/rustc), not to the rkbuild-rustc link")]
     SelfAsRustc(String),
@@ -223,10 +225,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
 }
 
 /// A child's status as a shell reports it (signal N → 128+N).
-fn exit_code(
-    st: anyhow::Result<std::process::ExitStatus>,
-    program: &Path,
-) -> (i32, Option<i32>) {
+fn exit_code(st: anyhow::Result<std::process::ExitStatus>, program: &Path) -> (i32, Option<i32>) {
     match st {
         Ok(s) => {
             if let Some(c) = s.code() {
@@ -255,7 +254,9 @@ mod tests {
 
     #[test]
     fn link_name_is_recognised() {
-        assert!(invoked_as_wrapper(OsStr::new("/usr/local/bin/rkbuild-rustc")));
+        assert!(invoked_as_wrapper(OsStr::new(
+            "/usr/local/bin/rkbuild-rustc"
+        )));
         assert!(invoked_as_wrapper(OsStr::new("rkbuild-rustc")));
         assert!(!invoked_as_wrapper(OsStr::new("/usr/bin/rkbuild")));
         assert!(!invoked_as_wrapper(OsStr::new("rustc")));

@@ -93,7 +93,9 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
             continue;
         }
         for m in missing {
-            warnings.push(format!("crate `{name}`: argument file not readable now ({m}); its cfgs are missing"));
+            warnings.push(format!(
+                "crate `{name}`: argument file not readable now ({m}); its cfgs are missing"
+            ));
         }
         let root = canon(&cwd.join(&input));
         let outputs = a.outputs().iter().map(|o| canon(&cwd.join(o))).collect();
@@ -116,6 +118,14 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
 
     let mut crates: Vec<Crate> = vec![];
     let mut sysroot_index: BTreeMap<String, usize> = BTreeMap::new();
+    // A `core` built from the library source stands for the sysroot's too (one crate per
+    // root, as the kernel's generate_rust_analyzer.py has it).
+    if let Some(i) = compiled
+        .iter()
+        .position(|c| c.name == "core" && lib_src.as_ref().is_some_and(|l| c.root.starts_with(l)))
+    {
+        sysroot_index.insert("core".into(), i);
+    }
     // Indices of the compiled crates come first, in log order.
     for c in &compiled {
         let mut env: BTreeMap<String, String> = BTreeMap::new();
@@ -154,19 +164,22 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
         });
     }
 
-    let mut sysroot_dep =
-        |crates: &mut Vec<Crate>, warnings: &mut Vec<String>, who: &str, name: &str| -> Option<usize> {
-            if let Some(&i) = sysroot_index.get(name) {
-                return Some(i);
-            }
-            let Some(lib) = &lib_src else {
-                warnings.push(format!(
+    let mut sysroot_dep = |crates: &mut Vec<Crate>,
+                           warnings: &mut Vec<String>,
+                           who: &str,
+                           name: &str|
+     -> Option<usize> {
+        if let Some(&i) = sysroot_index.get(name) {
+            return Some(i);
+        }
+        let Some(lib) = &lib_src else {
+            warnings.push(format!(
                     "crate `{who}` uses `{name}`, which the log did not compile and whose library source is unknown (pass --rust-lib-src)"
                 ));
-                return None;
-            };
-            Some(sysroot_dep_plain(crates, &mut sysroot_index, lib, name))
+            return None;
         };
+        Some(sysroot_dep_plain(crates, &mut sysroot_index, lib, name))
+    };
 
     for (ci, c) in compiled.iter().enumerate() {
         let mut deps: Vec<Dep> = vec![];
@@ -178,10 +191,16 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
         // for the target of a compiled `core` uses that core; a host crate uses std.
         if c.name != "core" {
             match same_target_core {
-                Some(i) => deps.push(Dep { krate: i, name: "core".into() }),
+                Some(i) => deps.push(Dep {
+                    krate: i,
+                    name: "core".into(),
+                }),
                 None if !SYSROOT_CRATES.contains(&c.name.as_str()) => {
                     if let Some(i) = sysroot_dep(&mut crates, &mut warnings, &c.name, "std") {
-                        deps.push(Dep { krate: i, name: "std".into() });
+                        deps.push(Dep {
+                            krate: i,
+                            name: "std".into(),
+                        });
                     }
                 }
                 None => {}
@@ -212,7 +231,10 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
             };
             if let Some(i) = idx {
                 if !deps.iter().any(|d| d.krate == i) {
-                    deps.push(Dep { krate: i, name: name.clone() });
+                    deps.push(Dep {
+                        krate: i,
+                        name: name.clone(),
+                    });
                 }
             }
         }
