@@ -169,3 +169,43 @@ fn write_out(path: &Path, text: &str) -> anyhow::Result<()> {
         .map(|_| ())
         .with_context(|| format!("cannot write `{}`", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(name: Option<&str>, start: u64, ms: f64, status: i32) -> record::Record {
+        record::Record {
+            v: record::FORMAT,
+            argv: vec!["rustc".into()],
+            driver: "rustc".into(),
+            cwd: "/b".into(),
+            env: Default::default(),
+            crate_name: name.map(String::from),
+            crate_types: vec!["rlib".into()],
+            inputs: vec![],
+            outputs: vec!["x/.a.o.d".into(), "x/a.o".into()],
+            status,
+            signal: None,
+            duration_ms: ms,
+            start_ms: start,
+            pid: 1,
+        }
+    }
+
+    #[test]
+    fn totals_and_slowest_first() {
+        let recs = [
+            rec(None, 1000, 50.0, 0),
+            rec(Some("core"), 1000, 3000.0, 0),
+            rec(Some("kernel"), 2000, 1500.0, 1),
+        ];
+        let s = summarize(&recs, &[], 1);
+        assert_eq!((s.calls, s.compiles, s.failed), (3, 2, 1));
+        assert!((s.compiler_seconds - 4.55).abs() < 1e-9);
+        assert!((s.wall_seconds - 3.0).abs() < 1e-9);
+        assert_eq!(s.slowest.len(), 1);
+        assert_eq!(s.slowest[0].crate_name, "core");
+        assert_eq!(s.slowest[0].output.as_deref(), Some("x/a.o"));
+    }
+}

@@ -126,3 +126,31 @@ pub fn parse_log(text: &str) -> (Vec<Record>, Vec<BadLine>) {
     }
     (recs, bad)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_lines_are_numbered_and_skipped() {
+        let good = r#"{"v":1,"argv":["rustc","-V"],"driver":"rustc","cwd":"/","env":{},"crate_name":null,"crate_types":[],"inputs":[],"outputs":[],"status":0,"duration_ms":1.0,"start_ms":0,"pid":1}"#;
+        let text = format!("{good}\n\n{{\"v\":1,\"argv\n{good}\n");
+        let (recs, bad) = parse_log(&text);
+        assert_eq!(recs.len(), 2);
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].line, 3);
+    }
+
+    #[test]
+    fn append_writes_whole_lines() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("l");
+        let (recs, _) = parse_log(r#"{"v":1,"argv":["rustc"],"driver":"rustc","cwd":"/","env":{},"crate_name":"a","crate_types":[],"inputs":[],"outputs":[],"status":0,"duration_ms":1.0,"start_ms":0,"pid":1}"#);
+        for _ in 0..3 {
+            LogFile::open(&p).unwrap().append(&recs[0]).unwrap();
+        }
+        let (back, bad) = read_log(&p).unwrap();
+        assert!(bad.is_empty());
+        assert_eq!(back, vec![recs[0].clone(); 3]);
+    }
+}
