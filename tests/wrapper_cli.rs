@@ -292,7 +292,17 @@ fn path_search_skips_itself() {
     // Missing RKBUILD_RUSTC target.
     let o = run(wrapped(d.path(), "/nonexistent/rustc", &["-V"], None), b"");
     assert_eq!(o.status.code(), Some(127));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent/rustc"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("RKBUILD_RUSTC=`/nonexistent/rustc`"), "{err}");
+
+    // A bare name in RKBUILD_RUSTC is looked up on PATH, skipping the rkbuild link.
+    let mut c = wrapped(d.path(), "rustc", &["-vV"], None);
+    c.env("PATH", format!("{}:{}", fake.display(), real_dir.display()));
+    assert_same(
+        &run(c, b""),
+        &run(direct(d.path(), &r, &["-vV"]), b""),
+        "bare name",
+    );
 }
 
 /// `rkbuild rustc [--] ARGS` is the same wrapper.

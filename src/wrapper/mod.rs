@@ -70,23 +70,29 @@ fn same_file(a: &Path, b: &Path) -> bool {
 /// binary (a `rustc` link to rkbuild early on PATH is skipped, not run).
 pub fn find_real_rustc(self_exe: Option<&Path>) -> Result<PathBuf, WrapError> {
     let is_self = |p: &Path| self_exe.is_some_and(|me| same_file(me, p));
+    let search = |name: &OsStr| -> Option<PathBuf> {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let cwd = std::env::current_dir().unwrap_or_default();
+        which::which_in_all(name, Some(path), cwd)
+            .ok()?
+            .find(|p| !is_self(p))
+    };
     if let Some(r) = env_nonempty("RKBUILD_RUSTC") {
-        let path = if Path::new(&r).components().count() > 1 {
-            PathBuf::from(&r)
-        } else {
-            which::which(&r).map_err(|_| WrapError::BadRustcEnv(r.to_string_lossy().into()))?
-        };
-        if is_self(&path) {
-            return Err(WrapError::SelfAsRustc(r.to_string_lossy().into()));
+        let shown = r.to_string_lossy().into_owned();
+        if Path::new(&r).components().count() > 1 {
+            let path = PathBuf::from(&r);
+            if !path.is_file() {
+                return Err(WrapError::BadRustcEnv(shown));
+            }
+            if is_self(&path) {
+                return Err(WrapError::SelfAsRustc(shown));
+            }
+            return Ok(path);
         }
-        return Ok(path);
+        // A bare name is looked up on PATH, skipping rkbuild links.
+        return search(&r).ok_or(WrapError::BadRustcEnv(shown));
     }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let cwd = std::env::current_dir().unwrap_or_default();
-    which::which_in_all("rustc", Some(path), cwd)
-        .map_err(|_| WrapError::NoRustc)?
-        .find(|p| !is_self(p))
-        .ok_or(WrapError::NoRustc)
+    search(OsStr::new("rustc")).ok_or(WrapError::NoRustc)
 }
 
 fn clippy_requested() -> bool {

@@ -145,7 +145,9 @@ mod tests {
     fn append_writes_whole_lines() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("l");
-        let (recs, _) = parse_log(r#"{"v":1,"argv":["rustc"],"driver":"rustc","cwd":"/","env":{},"crate_name":"a","crate_types":[],"inputs":[],"outputs":[],"status":0,"duration_ms":1.0,"start_ms":0,"pid":1}"#);
+        let (recs, _) = parse_log(
+            r#"{"v":1,"argv":["rustc"],"driver":"rustc","cwd":"/","env":{},"crate_name":"a","crate_types":[],"inputs":[],"outputs":[],"status":0,"duration_ms":1.0,"start_ms":0,"pid":1}"#,
+        );
         for _ in 0..3 {
             LogFile::open(&p).unwrap().append(&recs[0]).unwrap();
         }
