@@ -4,11 +4,11 @@
 # log (the wrapper execs rustc) and with RKBUILD_LOG (it waits, times and appends a line).
 # Goal (issue 6): <= 1 ms per call, ratio <= 1.02 on -vV.
 #
-#   benches/wrapper.sh [RUNS]      (default 40 runs per command; needs hyperfine, python3)
+#   benches/wrapper.sh [RUNS] [--hyperfine]   (default 40 runs per command; python3; hyperfine
+#   for the optional second view)
 set -euo pipefail
 RUNS=${1:-40}
 cd "$(dirname "$0")/.."
-command -v hyperfine >/dev/null || { echo "hyperfine is needed (scripts/install-deps.sh installs it)" >&2; exit 1; }
 REAL=${RKBUILD_TEST_RUSTC_185:-/usr/bin/rustc}
 cargo build --release -q --bin rkbuild
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
@@ -30,29 +30,53 @@ RS
 SMALL="--edition=2021 --crate-type=rlib --crate-name=small -Copt-level=2 --out-dir $W/out $W/small.rs"
 mkdir -p "$W/out"
 
-run() { # name, extra env, then the two commands
-  local name=$1; shift
-  hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$W/$name.json" \
-    -n rustc "$1" -n rkbuild-rustc "$2" >/dev/null
-}
-run vV          "$REAL -vV"     "$W/rkbuild-rustc -vV"
-run small       "$REAL $SMALL"  "$W/rkbuild-rustc $SMALL"
-export RKBUILD_LOG=$W/calls.jsonl
-run vV-log      "$REAL -vV"     "$W/rkbuild-rustc -vV"
-run small-log   "$REAL $SMALL"  "$W/rkbuild-rustc $SMALL"
-unset RKBUILD_LOG
+if [ "${2:-}" = "--hyperfine" ]; then
+  # Hyperfine's view (all runs of one command, then the other: drifts on a busy machine).
+  run() { # name, then the two commands
+    local name=$1; shift
+    hyperfine -N --warmup 3 --runs "$RUNS" -n rustc "$1" -n rkbuild-rustc "$2"
+  }
+  run vV        "$REAL -vV"     "$W/rkbuild-rustc -vV"
+  run small     "$REAL $SMALL"  "$W/rkbuild-rustc $SMALL"
+  RKBUILD_LOG=$W/calls.jsonl run vV-log "$REAL -vV" "$W/rkbuild-rustc -vV"
+fi
 
-python3 - "$W" "$RUNS" <<'PY'
-import json, sys, statistics as st
-w, runs = sys.argv[1], sys.argv[2]
-print(f"rkbuild-rustc overhead ({runs} runs each, hyperfine -N, same run side by side)")
-print(f"{'case':<22}{'rustc ms':>10}{'wrapper ms':>12}{'ratio':>8}{'overhead ms':>13}{'median ratio':>14}")
-for name, label in [("vV", "-vV"), ("small", "small crate"), ("vV-log", "-vV, RKBUILD_LOG"), ("small-log", "small crate, LOG")]:
-    r = {x["command"]: x for x in json.load(open(f"{w}/{name}.json"))["results"]}
-    a, b = r["rustc"], r["rkbuild-rustc"]
-    ma, mb = a["mean"] * 1e3, b["mean"] * 1e3
-    meda, medb = st.median(a["times"]), st.median(b["times"])
-    print(f"{label:<22}{ma:>10.2f}{mb:>12.2f}{mb/ma:>8.3f}{mb-ma:>13.2f}{medb/meda:>14.3f}")
-lines = sum(1 for _ in open(f"{w}/calls.jsonl"))
-print(f"log lines written: {lines}")
+# Interleaved pairs (rustc, wrapper, rustc, wrapper, ...) so that load on a shared machine hits
+# both alike; the figure is the median of the per-pair differences.
+python3 - "$W" "$RUNS" "$REAL" "$SMALL" <<'PY'
+import os, statistics as st, subprocess, sys, time
+w, runs, real, small = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4].split()
+wrap = f"{w}/rkbuild-rustc"
+def t(cmd, env):
+    s = time.perf_counter()
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return (time.perf_counter() - s) * 1e3
+base = dict(os.environ)
+logged = dict(base, RKBUILD_LOG=f"{w}/calls.jsonl")
+print(f"rkbuild-rustc vs rustc: {runs} interleaved pairs per case (+3 warm-up), times in ms")
+print(f"{'case':<24}{'rustc med':>10}{'wrapper med':>12}{'ratio':>8}{'overhead med':>14}{'p25..p75':>16}")
+for label, args, env in [("-vV", ["-vV"], base), ("small crate", small, base),
+                         ("-vV, RKBUILD_LOG", ["-vV"], logged), ("small crate, RKBUILD_LOG", small, logged)]:
+    a, b = [], []
+    for i in range(runs + 3):
+        x, y = t([real] + args, env), t([wrap] + args, env)
+        if i >= 3:
+            a.append(x); b.append(y)
+    d = sorted(y - x for x, y in zip(a, b))
+    q = st.quantiles(d, n=4)
+    ma, mb = st.median(a), st.median(b)
+    print(f"{label:<24}{ma:>10.2f}{mb:>12.2f}{mb/ma:>8.3f}{st.median(d):>14.2f}{q[0]:>8.2f}..{q[2]:.2f}")
+# The wrapper's own cost, without rustc's noise: `true` directly vs through the wrapper.
+tru = "/bin/true" if os.path.exists("/bin/true") else "/usr/bin/true"
+for label, env in [("own cost (exec)", dict(base, RKBUILD_RUSTC=tru)),
+                   ("own cost (RKBUILD_LOG)", dict(logged, RKBUILD_RUSTC=tru))]:
+    a, b = [], []
+    for i in range(max(runs, 200) + 10):
+        x, y = t([tru, "-vV"], env), t([wrap, "-vV"], env)
+        if i >= 10:
+            a.append(x); b.append(y)
+    d = sorted(y - x for x, y in zip(a, b))
+    q = st.quantiles(d, n=4)
+    print(f"{label:<24}{st.median(a):>10.2f}{st.median(b):>12.2f}{'':>8}{st.median(d):>14.2f}{q[0]:>8.2f}..{q[2]:.2f}")
+print(f"log lines written: {sum(1 for _ in open(f'{w}/calls.jsonl'))}")
 PY
