@@ -104,6 +104,14 @@ if [ ! -x "$RA" ]; then
   cargo +nightly install --quiet --locked ra_ap_rust-analyzer --version "$RA_VERSION" --root "$CACHE/rust-analyzer"
 fi
 log "$("$RA" --version) at $RA"
+# 6. rustc wrapper (issue 6): hyperfine for benches/wrapper.sh; the plain Linux 6.12 build of
+#    tests/wrapper_kernel612.rs is cached in $CACHE/wrap-612-plain (the wrapped one never is).
+if ! command -v hyperfine >/dev/null; then
+  log "apt-get install hyperfine"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine >/dev/null
+fi
+mkdir -p "$CACHE/wrap-612-plain"
+log "$(hyperfine --version); plain 6.12 build cache at $CACHE/wrap-612-plain"
 
 # The environment the tests read (sourced by .ci/run).
 cat > "$CACHE/env.sh" <<ENV
@@ -117,5 +125,6 @@ export RKBUILD_TEST_RUSTC_195=$(rustup which --toolchain stable rustc)
 export RKBUILD_TEST_RUSTC_NIGHTLY=$(rustup which --toolchain nightly rustc)
 export RKBUILD_TEST_LINUX_73=$K73
 export RKBUILD_TEST_RUST_ANALYZER=$RA
+export RKBUILD_WRAP_612_PLAIN=$CACHE/wrap-612-plain
 ENV
 log "environment in $CACHE/env.sh"

@@ -26,3 +26,4 @@ pub mod process;
 pub mod target;
 pub mod toolchain;
 pub mod tree;
+pub mod wrapper;

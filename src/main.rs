@@ -104,6 +104,19 @@ enum Command {
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// Run the real rustc with these arguments, unchanged (a RUSTC for the kernel's make; also
+    /// what a link named `rkbuild-rustc` does). RKBUILD_RUSTC: the real compiler; RKBUILD_LOG:
+    /// append one JSON line per call; RKBUILD_CLIPPY=1: clippy-driver except for core/alloc.
+    #[command(disable_help_flag = true, disable_version_flag = true)]
+    Rustc {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<std::ffi::OsString>,
+    },
+    /// Read a log written by the rustc wrapper (RKBUILD_LOG).
+    Log {
+        #[command(subcommand)]
+        cmd: commands::log::LogCmd,
+    },
 }
 
 #[derive(Args, Clone, Debug)]
@@ -245,6 +258,16 @@ fn main() -> ExitCode {
     // SAFETY: resetting a signal disposition to its default before any thread starts.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    // The wrapper must see its arguments untouched (`-vV`, `--print`...): dispatch before clap.
+    let mut argv = std::env::args_os();
+    let argv0 = argv.next().unwrap_or_default();
+    if rkbuild::wrapper::invoked_as_wrapper(&argv0) {
+        commands::rustc::exit(argv.collect());
+    }
+    if argv.next().is_some_and(|a| a == "rustc") {
+        let rest: Vec<_> = argv.collect();
+        commands::rustc::exit(commands::rustc::strip_separator(rest));
     }
     let cli = Cli::parse();
     let out = Out {
@@ -418,6 +441,8 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             },
             out,
         ),
+        Command::Rustc { args } => commands::rustc::exit(commands::rustc::strip_separator(args)),
+        Command::Log { cmd } => commands::log::run(cmd, out),
         Command::Doctor { tree } => {
             let report = doctor::run(&tree.into())?;
             if out.json() {

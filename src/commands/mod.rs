@@ -5,7 +5,9 @@ pub mod analyzer;
 pub mod build;
 pub mod config;
 pub mod doctor;
+pub mod log;
 pub mod plan;
+pub mod rustc;
 pub mod target;
 pub mod why;
 

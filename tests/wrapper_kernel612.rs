@@ -1,0 +1,584 @@
+//! The real thing: Linux 6.12's own make, `prepare samples/rust/`, once with plain rustc and
+//! once with `RUSTC=rkbuild-rustc` recording every call; then the objects, the log, the
+//! rust-project.json from the log and an out-of-tree module built from templates/make/.
+//!
+//! Slow (a cold run builds the Rust part of the kernel twice: about 8 minutes on 2 cores;
+//! with the plain build cached about 4). The plain O= folder is reused between runs when its
+//! recipe stamp matches (`RKBUILD_WRAP_612_PLAIN`, default /tmp/rkbuild-wrap-612-plain; make
+//! then only checks it is up to date); the wrapped one is always built from scratch.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde_json::Value;
+
+/// Bumped when the recipe below changes, to invalidate cached plain builds.
+const RECIPE: &str = "rkbuild-wrap-612 v1: defconfig +RUST -MODVERSIONS +SAMPLES +SAMPLES_RUST SAMPLE_RUST_MINIMAL=m SAMPLE_RUST_PRINT=y; prepare samples/rust/";
+
+struct Env {
+    src: PathBuf,
+    rustc: String,
+    lib: String,
+    bindgen: String,
+    libclang: String,
+}
+
+impl Env {
+    fn get() -> Env {
+        Env {
+            src: PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612")),
+            rustc: common::tool_env("RKBUILD_TEST_RUSTC_185"),
+            lib: common::tool_env("RKBUILD_TEST_LIB_185"),
+            bindgen: common::tool_env("RKBUILD_TEST_BINDGEN"),
+            libclang: common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+        }
+    }
+
+    /// The kernel's make for object tree `o`, with `rustc` as RUSTC; a `rkbuild-rustc` link
+    /// goes through templates/make/kernel.mk, as a user would.
+    fn make(&self, o: &Path, rustc: &str) -> Command {
+        let mut c = Command::new("make");
+        if rustc.ends_with("rkbuild-rustc") {
+            let mk = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/make/kernel.mk");
+            c.arg("-f")
+                .arg(mk)
+                .arg(format!("KDIR={}", self.src.display()))
+                .arg(format!("RKBUILD_RUSTC_LINK={rustc}"));
+        } else {
+            c.arg("-C").arg(&self.src).arg(format!("RUSTC={rustc}"));
+        }
+        c.arg(format!("O={}", o.display()))
+            .arg("LLVM=-14")
+            .arg("RUSTDOC=/usr/bin/rustdoc")
+            .arg(format!("BINDGEN={}", self.bindgen))
+            .arg(format!("RUST_LIB_SRC={}", self.lib))
+            .env("LIBCLANG_PATH", &self.libclang);
+        for k in [
+            "MAKEFLAGS",
+            "MFLAGS",
+            "MAKELEVEL",
+            "RKBUILD_LOG",
+            "RKBUILD_RUSTC",
+            "RKBUILD_CLIPPY",
+            "CLIPPY",
+            "KBUILD_CLIPPY",
+            "RUSTFLAGS",
+            "O",
+            "V",
+        ] {
+            c.env_remove(k);
+        }
+        c
+    }
+}
+
+fn ok(mut c: Command, what: &str) -> String {
+    let t = Instant::now();
+    let o = c
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run make ({what}): {e}"));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "{what} failed ({}):\n{}\n{err}",
+        o.status,
+        tail(&out, 40)
+    );
+    eprintln!("  {what}: {:.1} s", t.elapsed().as_secs_f64());
+    out
+}
+
+fn tail(s: &str, n: usize) -> String {
+    let l: Vec<&str> = s.lines().collect();
+    l[l.len().saturating_sub(n)..].join("\n")
+}
+
+/// defconfig + the oracle's options + olddefconfig, then `-j2 prepare samples/rust/`.
+fn configure_and_build(env: &Env, o: &Path, rustc: &str, envs: &[(&str, &Path)]) {
+    std::fs::create_dir_all(o).unwrap();
+    let with = |mut c: Command| {
+        for (k, v) in envs {
+            c.env(k, v);
+        }
+        c
+    };
+    let mut c = with(env.make(o, rustc));
+    c.arg("defconfig");
+    ok(c, "defconfig");
+    let mut c = Command::new(env.src.join("scripts/config"));
+    c.arg("--file").arg(o.join(".config")).args([
+        "--enable",
+        "RUST",
+        "--disable",
+        "MODVERSIONS",
+        "--enable",
+        "SAMPLES",
+        "--enable",
+        "SAMPLES_RUST",
+        "--module",
+        "SAMPLE_RUST_MINIMAL",
+        "--enable",
+        "SAMPLE_RUST_PRINT",
+    ]);
+    ok(c, "scripts/config");
+    let mut c = with(env.make(o, rustc));
+    c.arg("olddefconfig");
+    ok(c, "olddefconfig");
+    let cfg = std::fs::read_to_string(o.join(".config")).unwrap();
+    assert!(
+        cfg.contains("\nCONFIG_RUST=y\n"),
+        "CONFIG_RUST did not stick in {}",
+        o.display()
+    );
+    build(env, o, rustc, envs);
+}
+
+fn build(env: &Env, o: &Path, rustc: &str, envs: &[(&str, &Path)]) {
+    let mut c = env.make(o, rustc);
+    for (k, v) in envs {
+        c.env(k, v);
+    }
+    c.args(["-j2", "prepare", "samples/rust/"]);
+    ok(
+        c,
+        &format!("make -j2 prepare samples/rust/ in {}", o.display()),
+    );
+}
+
+fn rustc_version(rustc: &str) -> String {
+    let o = Command::new(rustc).arg("-vV").output().unwrap();
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The Rust objects of the build, relative to the object tree.
+fn rust_objects(o: &Path) -> Vec<String> {
+    let mut v = vec![];
+    for dir in ["rust", "samples/rust"] {
+        for e in std::fs::read_dir(o.join(dir)).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if [".o", ".rmeta", ".so", ".rlib"]
+                .iter()
+                .any(|x| name.ends_with(x))
+                && !name.starts_with('.')
+                && name != "helpers.o"
+            {
+                v.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// The crates of the oracle's kbuild-commands.txt: (crate name, object it builds).
+fn oracle_crates() -> Vec<(String, String)> {
+    let text = common::read(&common::oracle(
+        "linux-6.12/x86_64-defconfig-rust/kbuild-commands.txt",
+    ));
+    let mut v = vec![];
+    for l in text.lines() {
+        let Some((target, cmd)) = l
+            .strip_prefix("savedcmd_")
+            .and_then(|l| l.split_once(" := "))
+        else {
+            continue;
+        };
+        let words = shlex::split(cmd.split(" ;").next().unwrap()).unwrap();
+        if !words.iter().any(|w| w.ends_with("rustc")) {
+            continue;
+        }
+        if let Some(i) = words.iter().position(|w| w == "--crate-name") {
+            v.push((words[i + 1].clone(), target.to_string()));
+        }
+    }
+    v
+}
+
+/// The rustc arguments of a `.cmd` file's savedcmd (after the program, up to ` ;`).
+fn cmd_file_args(o: &Path, target: &str) -> Vec<String> {
+    let p = Path::new(target);
+    let cmd = o
+        .join(p.parent().unwrap())
+        .join(format!(".{}.cmd", p.file_name().unwrap().to_string_lossy()));
+    let text = common::read(&cmd);
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("savedcmd_{target} := ")))
+        .unwrap_or_else(|| panic!("no savedcmd in {}", cmd.display()));
+    let words = shlex::split(line).unwrap();
+    let mut it = words
+        .into_iter()
+        .take_while(|w| w != ";" && !w.starts_with(';'));
+    // Skip `VAR=value` words and the program.
+    for w in it.by_ref() {
+        if !w.contains('=') || w.starts_with('-') {
+            break;
+        }
+    }
+    it.collect()
+}
+
+fn canon(p: &str) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| PathBuf::from(p))
+}
+
+#[test]
+fn kernel_612_make_through_the_wrapper() {
+    let t0 = Instant::now();
+    let env = Env::get();
+    let plain = std::env::var_os("RKBUILD_WRAP_612_PLAIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/tmp/rkbuild-wrap-612-plain"));
+    let wrapped = std::env::var_os("RKBUILD_WRAP_612_WRAPPED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/tmp/rkbuild-wrap-612-wrapped"));
+    let work = tempfile::tempdir().unwrap();
+    let link = work.path().join("rkbuild-rustc");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_rkbuild"), &link).unwrap();
+    let link_s = link.to_str().unwrap();
+
+    // 1. Plain build (cached when its stamp matches: then make only checks it is up to date).
+    let stamp_text = format!(
+        "{RECIPE}\n{}\n{}\n{}\n",
+        env.src.display(),
+        rustc_version(&env.rustc),
+        env.bindgen
+    );
+    let stamp = plain.join(".rkbuild-test-stamp");
+    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(stamp_text.as_str()) {
+        build(&env, &plain, &env.rustc, &[]);
+    } else {
+        let _ = std::fs::remove_dir_all(&plain);
+        configure_and_build(&env, &plain, &env.rustc, &[]);
+        std::fs::write(&stamp, &stamp_text).unwrap();
+    }
+
+    // 2. The same through the wrapper, from scratch, recording.
+    // (RKBUILD_WRAP_612_KEEP=1 reuses the last wrapped build: for debugging this test only.)
+    let log = wrapped.join("rustc-calls.jsonl");
+    let keep = std::env::var_os("RKBUILD_WRAP_612_KEEP").is_some_and(|v| v == "1") && log.exists();
+    let tw = Instant::now();
+    if !keep {
+        let _ = std::fs::remove_dir_all(&wrapped);
+        std::fs::create_dir_all(&wrapped).unwrap();
+        let real = PathBuf::from(&env.rustc);
+        let wenv: [(&str, &Path); 2] = [("RKBUILD_LOG", &log), ("RKBUILD_RUSTC", &real)];
+        configure_and_build(&env, &wrapped, link_s, &wenv);
+    }
+    let wrapped_secs = tw.elapsed().as_secs_f64();
+
+    // 3. Every Rust object: byte for byte.
+    let objs = rust_objects(&wrapped);
+    assert_eq!(
+        objs,
+        rust_objects(&plain),
+        "the two builds made different sets of objects"
+    );
+    // 7 objects + 7 metadata files in rust/, libmacros.so, 2 samples.
+    assert!(objs.len() >= 17, "too few Rust objects: {objs:?}");
+    let mut hash_only = vec![];
+    for f in &objs {
+        let a = std::fs::read(plain.join(f)).unwrap();
+        let b = std::fs::read(wrapped.join(f)).unwrap();
+        if a == b {
+            continue;
+        }
+        // Crate metadata (`.rmeta`, and the `.rustc` section of the proc-macro `.so`) is not
+        // reproducible across folders, nor always across runs: it holds the crate hash (SVH),
+        // into which rustc hashes its working folder (the O= folder, which differs here);
+        // for crates that `include!` generated files through `env!("OBJTREE")` (bindings,
+        // uapi) those files' absolute paths; and rustc 1.85 writes `doc_link_resolutions` in
+        // an unstable order (rust-lang/rust#124357: same size, entries permuted). Code —
+        // every `.o` — must be identical; step 7 reruns crates in the wrapped folder.
+        assert!(
+            f.ends_with(".rmeta") || f.ends_with(".so"),
+            "{f} differs between the plain and the wrapped build"
+        );
+        let plain_path = plain.to_str().unwrap().as_bytes();
+        let embeds_o = a.windows(plain_path.len()).any(|w| w == plain_path);
+        let n = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+        if a.len() == b.len() {
+            hash_only.push(format!("{f} (same size, {n} bytes differ)"));
+        } else {
+            assert!(
+                embeds_o,
+                "{f}: sizes differ but it holds no path under {}",
+                plain.display()
+            );
+            hash_only.push(format!("{f} (O= paths, {} vs {} bytes)", a.len(), b.len()));
+        }
+    }
+    eprintln!(
+        "  {} Rust objects: {} identical; metadata differing by the O= folder: {}",
+        objs.len(),
+        objs.len() - hash_only.len(),
+        hash_only.join(", ")
+    );
+
+    // 4. The log: every line whole, every crate of the oracle, arguments unchanged.
+    let text = common::read(&log);
+    let recs: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad log line: {e}: {l}")))
+        .collect();
+    for (name, target) in oracle_crates() {
+        let r = recs
+            .iter()
+            .find(|r| r["crate_name"] == name.as_str())
+            .unwrap_or_else(|| panic!("crate {name} ({target}) is not in the log"));
+        assert_eq!(r["status"], 0, "{name}");
+        assert_eq!(r["argv"][0], env.rustc.as_str());
+        assert!(
+            r["outputs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|o| o == target.as_str()),
+            "{name}: outputs {} lack {target}",
+            r["outputs"]
+        );
+        let argv: Vec<String> = r["argv"].as_array().unwrap()[1..]
+            .iter()
+            .map(|a| a.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            argv,
+            cmd_file_args(&wrapped, &target),
+            "{name}: arguments changed"
+        );
+        assert_eq!(r["cwd"], wrapped.to_str().unwrap());
+        if target.starts_with("samples/") {
+            let modfile = format!("samples/rust/{name}");
+            assert_eq!(r["env"]["RUST_MODFILE"], modfile.as_str());
+        } else if target.ends_with(".o") {
+            assert_eq!(r["env"]["OBJTREE"], wrapped.to_str().unwrap());
+        }
+    }
+    // The probes went through too, byte for byte (CONFIG_RUSTC_VERSION_TEXT equal).
+    assert!(recs.iter().any(|r| r["argv"][1] == "--version"));
+    let grab = |o: &Path| {
+        common::read(&o.join(".config"))
+            .lines()
+            .find(|l| l.starts_with("CONFIG_RUSTC_VERSION_TEXT="))
+            .map(String::from)
+    };
+    assert_eq!(grab(&plain), grab(&wrapped));
+    assert!(grab(&wrapped).is_some());
+
+    // 5. rust-project.json from the log vs `make rust-analyzer`.
+    let mut c = env.make(&wrapped, link_s);
+    c.env("RKBUILD_RUSTC", &env.rustc)
+        .env("RKBUILD_LOG", work.path().join("later.jsonl"))
+        .arg("rust-analyzer");
+    ok(c, "make rust-analyzer");
+    let ra: Value =
+        serde_json::from_str(&common::read(&wrapped.join("rust-project.json"))).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_rkbuild"))
+        .args(["log", "project"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "warnings: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let fl: Value = serde_json::from_slice(&o.stdout).unwrap();
+    compare_projects(&ra, &fl, &wrapped);
+
+    // 6. The out-of-tree template builds a module against the wrapped tree.
+    let mut c = env.make(&wrapped, link_s);
+    c.env("RKBUILD_RUSTC", &env.rustc)
+        .env("RKBUILD_LOG", work.path().join("later.jsonl"))
+        .args(["-j2", "modules_prepare"]);
+    ok(c, "make modules_prepare");
+    let m = work.path().join("rust_hello");
+    std::fs::create_dir(&m).unwrap();
+    let tpl = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/make/module");
+    for f in ["Kbuild", "Makefile", "rust_hello.rs"] {
+        std::fs::copy(tpl.join(f), m.join(f)).unwrap();
+    }
+    let mut c = Command::new("make");
+    c.arg("-C")
+        .arg(&m)
+        .arg(format!("KDIR={}", wrapped.display()))
+        .arg("LLVM=-14")
+        .arg(format!("REAL_RUSTC={}", env.rustc))
+        .arg(format!("RKBUILD_RUSTC_LINK={link_s}"))
+        .arg(format!("RUST_LIB_SRC={}", env.lib))
+        // No vmlinux here, so no Module.symvers: kernel symbols stay unresolved at modpost.
+        .arg("KBUILD_MODPOST_WARN=1")
+        .env("LIBCLANG_PATH", &env.libclang)
+        .env_remove("MAKEFLAGS")
+        .env_remove("MAKELEVEL")
+        .env_remove("RKBUILD_LOG");
+    ok(c, "out-of-tree template module");
+    let ko = std::fs::read(m.join("rust_hello.ko")).expect("rust_hello.ko was not built");
+    assert_eq!(&ko[..4], b"\x7fELF");
+    let has = |needle: &[u8]| ko.windows(needle.len()).any(|w| w == needle);
+    assert!(
+        has(b"name=rust_hello") && has(b"license=GPL"),
+        ".modinfo of rust_hello.ko"
+    );
+    let mlog = common::read(&m.join("rustc-calls.jsonl"));
+    let mrec: Value = mlog
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["crate_name"] == "rust_hello")
+        .expect("rust_hello not in the module's log");
+    assert_eq!(mrec["status"], 0);
+    assert!(mrec["env"]["RUST_MODFILE"]
+        .as_str()
+        .unwrap()
+        .ends_with("rust_hello"));
+
+    // 7. Same folder, same command, plain rustc instead of the wrapper: build_error (no doc
+    // links) comes out byte for byte, metadata included; ffi has identical code and
+    // same-size metadata (see rust-lang/rust#124357 above). (Not core/compiler_builtins:
+    // Kbuild rewrites their objects with llvm-objcopy after rustc.)
+    for name in ["build_error", "ffi"] {
+        let r = recs.iter().find(|r| r["crate_name"] == name).unwrap();
+        let outs: Vec<PathBuf> = r["outputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| wrapped.join(o.as_str().unwrap()))
+            .filter(|p| !p.to_string_lossy().ends_with(".d"))
+            .collect();
+        let before: Vec<Vec<u8>> = outs.iter().map(|p| std::fs::read(p).unwrap()).collect();
+        let argv: Vec<&str> = r["argv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        let mut c = Command::new(argv[0]);
+        c.args(&argv[1..]).current_dir(&wrapped);
+        for (k, v) in r["env"].as_object().unwrap() {
+            c.env(k, v.as_str().unwrap());
+        }
+        ok(c, &format!("rustc {name} again, directly"));
+        for (p, b) in outs.iter().zip(&before) {
+            let now = std::fs::read(p).unwrap();
+            if name == "build_error" || p.extension().is_some_and(|e| e == "o") {
+                assert!(&now == b, "{} differs from the wrapper's", p.display());
+            } else {
+                assert_eq!(
+                    now.len(),
+                    b.len(),
+                    "{}: size differs from the wrapper's",
+                    p.display()
+                );
+            }
+        }
+    }
+    eprintln!(
+        "kernel_612_make_through_the_wrapper: wrapped build {wrapped_secs:.0} s, whole test {:.0} s",
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+/// `--from-log` against `make rust-analyzer`, crate by crate, on the crates make compiled.
+/// Where they differ, the log is the one that matches the real command lines; each known
+/// difference is stated (and checked) here.
+fn compare_projects(ra: &Value, fl: &Value, o: &Path) {
+    let ra = ra["crates"].as_array().unwrap();
+    let fl = fl["crates"].as_array().unwrap();
+    let names = |cs: &[Value], c: &Value| -> BTreeSet<String> {
+        c["deps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                cs[d["crate"].as_u64().unwrap() as usize]["display_name"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    let cfgs = |c: &Value| -> BTreeSet<String> {
+        c["cfg"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    let rustc_cfg: BTreeSet<String> = common::read(&o.join("include/generated/rustc_cfg"))
+        .lines()
+        .filter_map(|l| l.strip_prefix("--cfg=").map(String::from))
+        .collect();
+    let compiled: BTreeMap<String, &Value> = fl
+        .iter()
+        .filter(|c| c["is_workspace_member"] == true || c["display_name"] == "core")
+        .map(|c| (c["display_name"].as_str().unwrap().to_string(), c))
+        .collect();
+    let mut compared = 0;
+    for r in ra {
+        let name = r["display_name"].as_str().unwrap();
+        let Some(f) = compiled.get(name) else {
+            continue;
+        };
+        compared += 1;
+        assert_eq!(
+            canon(r["root_module"].as_str().unwrap()),
+            canon(f["root_module"].as_str().unwrap()),
+            "{name}: root_module"
+        );
+        for k in ["edition", "is_proc_macro", "is_workspace_member"] {
+            assert_eq!(r[k], f[k], "{name}: {k}");
+        }
+        if r["is_proc_macro"] == true {
+            assert_eq!(
+                canon(r["proc_macro_dylib_path"].as_str().unwrap()),
+                canon(f["proc_macro_dylib_path"].as_str().unwrap()),
+                "{name}: proc_macro_dylib_path"
+            );
+        }
+        // generate_rust_analyzer.py gives build_error and ffi a compiler_builtins dep that
+        // their command lines do not have (rustc injects only `core` in 2021 no_std crates).
+        let mut rd = names(ra, r);
+        if ["build_error", "ffi"].contains(&name) {
+            assert!(
+                rd.remove("compiler_builtins"),
+                "{name}: RA no longer adds compiler_builtins"
+            );
+        }
+        assert_eq!(rd, names(fl, f), "{name}: deps");
+        // Kbuild passes @rustc_cfg to core, compiler_builtins, build_error and ffi too, and
+        // --cfg MODULE to modules; the script gives those crates only its own cfg lists.
+        let (rc, fc) = (cfgs(r), cfgs(f));
+        assert!(
+            rc.is_subset(&fc),
+            "{name}: cfgs of make rust-analyzer missing from the log: {:?}",
+            rc.difference(&fc).take(5).collect::<Vec<_>>()
+        );
+        let extra: BTreeSet<String> = fc.difference(&rc).cloned().collect();
+        let allowed: BTreeSet<String> = match name {
+            "core" | "compiler_builtins" | "build_error" | "ffi" => rustc_cfg.clone(),
+            "rust_minimal" => ["MODULE".to_string()].into(),
+            _ => BTreeSet::new(),
+        };
+        assert!(
+            extra.is_subset(&allowed),
+            "{name}: unexpected cfgs {:?}",
+            extra.difference(&allowed).take(5).collect::<Vec<_>>()
+        );
+        if let Some(obj) = r["env"].get("OBJTREE") {
+            assert_eq!(
+                canon(obj.as_str().unwrap()),
+                canon(f["env"]["OBJTREE"].as_str().unwrap()),
+                "{name}: OBJTREE"
+            );
+        }
+    }
+    // core, compiler_builtins, macros, build_error, ffi, bindings, uapi, kernel, 2 samples.
+    assert_eq!(compared, 10, "crates compared");
+}
