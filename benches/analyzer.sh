@@ -39,6 +39,9 @@ done
 python3 - "$OBJ/rust-project.json" "$ours" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
+# rkbuild's one addition: drivers carry Kbuild's -Zcrate-attr=no_std as crate_attrs.
+for c in b["crates"]:
+    c.pop("crate_attrs", None)
 key = lambda c: json.dumps(c, sort_keys=True)
 fixed = [c for c in a["crates"] if "/samples/" not in c["root_module"] and "/drivers/" not in c["root_module"] and "/scripts/" not in c["root_module"]]
 n = len(fixed)

@@ -4,6 +4,7 @@
 # unresolved imports (E0432, unresolved-extern-crate), unresolved names (E0425/E0433/E0412,
 # unresolved-macro-call), failed macro expansions (macro-error, unresolved-proc-macro).
 # Usage: benches/analyzer_rust_analyzer.sh LABEL DIR_WITH_RUST_PROJECT_JSON...  (pairs)
+# RA_PROC_MACRO_SRV: the proc-macro server matching the rustc that built libmacros.so.
 set -euo pipefail
 RA=${RKBUILD_TEST_RUST_ANALYZER:?source /var/cache/rkbuild-ci/env.sh}
 printf '%-28s %7s %8s %10s %10s %10s %8s %9s\n' project crates load_s exprs '??ty' unres_imp unres_nm macro_fail
@@ -11,9 +12,10 @@ while [ $# -ge 2 ]; do
   label=$1 dir=$2; shift 2
   s=$(mktemp); d=$(mktemp)
   start=$(date +%s.%N)
-  "$RA" analysis-stats "$dir" >"$s" 2>&1 || true
+  srv=(); [ -n "${RA_PROC_MACRO_SRV:-}" ] && srv=(--proc-macro-srv "$RA_PROC_MACRO_SRV")
+  "$RA" analysis-stats "$dir" "${srv[@]}" >"$s" 2>&1 || true
   end=$(date +%s.%N)
-  "$RA" diagnostics "$dir" >"$d" 2>&1 || true
+  "$RA" diagnostics "$dir" "${srv[@]}" >"$d" 2>&1 || true
   crates=$(grep -o 'crates: [0-9]*' "$s" | head -1 | cut -d' ' -f2)
   exprs=$(grep -o 'exprs: [0-9]*, ??ty: [0-9]*' "$s" | head -1)
   imp=$(grep -c '^at crate .*\("E0432"\|unresolved-extern-crate\)' "$d" || true)

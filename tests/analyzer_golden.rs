@@ -96,6 +96,15 @@ fn objtree_for(theirs: &ProjectJson) -> tempfile::TempDir {
 /// Every crate equal: the fixed part in the same order; host programs and drivers (the kernel
 /// lists them in filesystem order, rkbuild sorts them) as sets, with ours sorted.
 fn assert_same_crates(ours: &ProjectJson, theirs: &ProjectJson, fixed: usize) {
+    // rkbuild's one addition: drivers carry the `no_std` Kbuild gives them with -Zcrate-attr.
+    let mut ours = ours.clone();
+    for c in &mut ours.crates {
+        let driver = c.root_module.contains("/drivers/") || c.root_module.contains("/samples/");
+        let want: &[&str] = if driver { &["no_std"] } else { &[] };
+        assert_eq!(c.crate_attrs, want, "{:?}", c.display_name);
+        c.crate_attrs.clear();
+    }
+    let ours = &ours;
     assert_eq!(ours.sysroot, theirs.sysroot);
     assert_eq!(ours.sysroot_src, theirs.sysroot_src);
     assert_eq!(ours.crates.len(), theirs.crates.len(), "number of crates");
@@ -360,6 +369,7 @@ fn out_of_tree_module_gets_its_crates_and_the_kernel_ones() {
             .to_string()
     );
     assert_eq!(hello.cfg, ["CONFIG_RUST", "CONFIG_RUST=\"y\""]);
+    assert_eq!(hello.crate_attrs, ["no_std"]);
     let kernel = &p.crates[10];
     assert_eq!(
         kernel.env["OBJTREE"],

@@ -35,6 +35,8 @@ pub struct CrateSpec {
     pub deps: Vec<String>,
     pub cfg: Vec<String>,
     pub env: BTreeMap<String, String>,
+    /// `-Zcrate-attr` attributes the build gives the crate (drivers: `no_std`).
+    pub crate_attrs: Vec<String>,
     /// The built `.so`, for a proc macro.
     pub proc_macro_dylib: Option<PathBuf>,
     pub workspace_member: bool,
@@ -133,6 +135,7 @@ impl CrateGraph {
                 deps,
                 cfg: c.cfg.clone(),
                 env: c.env.clone(),
+                crate_attrs: c.crate_attrs.clone(),
                 proc_macro_dylib_path: c.proc_macro_dylib.as_deref().map(path_str).transpose()?,
                 is_workspace_member: Some(c.workspace_member),
                 source: match &c.source {
@@ -170,6 +173,7 @@ mod tests {
             deps: deps.iter().map(|d| d.to_string()).collect(),
             cfg: vec![],
             env: BTreeMap::new(),
+            crate_attrs: vec![],
             proc_macro_dylib: None,
             workspace_member: true,
             source: None,

@@ -324,6 +324,7 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
         deps: deps.iter().map(|d| d.to_string()).collect(),
         cfg: vec![],
         env: BTreeMap::from([("RUST_MODFILE".to_string(), RUST_MODFILE.to_string())]),
+        crate_attrs: vec![],
         proc_macro_dylib: None,
         workspace_member: true,
         source: None,
@@ -411,6 +412,12 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
         let name = if v == Vintage::K7_3 { &d.name } else { &d.stem };
         let mut s = spec(name, d.root.clone(), driver_deps, Role::Driver);
         s.cfg = inp.generated_cfg.clone();
+        // Kbuild compiles drivers with `-Zcrate-attr=no_std` (6.12 and 7.3; 2021 drivers say
+        // `#![no_std]` themselves). The kernel's script does not tell rust-analyzer, which then
+        // looks for `std` and leaves `panic!` and str methods unresolved in drivers.
+        if v != Vintage::V2021 {
+            s.crate_attrs = vec!["no_std".into()];
+        }
         crates.push(s);
     }
     CrateGraph {

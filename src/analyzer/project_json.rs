@@ -49,6 +49,9 @@ pub struct CrateData {
     pub target: Option<String>,
     #[serde(default)]
     pub env: BTreeMap<String, String>,
+    /// Attributes the build adds to the crate root (rustc's `-Zcrate-attr`), e.g. `no_std`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crate_attrs: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proc_macro_dylib_path: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
