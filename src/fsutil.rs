@@ -42,18 +42,6 @@ pub fn write_if_changed(path: &Path, contents: &[u8]) -> anyhow::Result<WriteOut
         .prefix(".tmp_rkbuild_")
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in `{}`", dir.display()))?;
-    // tempfile creates 0600; generated files are ordinary files (Kbuild's are 0644), and a
-    // rewritten file keeps the mode it had.
-    let mode = match std::fs::metadata(path) {
-        Ok(m) => m.permissions(),
-        Err(_) => {
-            use std::os::unix::fs::PermissionsExt as _;
-            std::fs::Permissions::from_mode(0o644)
-        }
-    };
-    tmp.as_file()
-        .set_permissions(mode)
-        .with_context(|| format!("cannot set the mode of `{}`", tmp.path().display()))?;
     tmp.write_all(contents)
         .and_then(|_| tmp.as_file().sync_data())
         .with_context(|| format!("cannot write `{}`", tmp.path().display()))?;
