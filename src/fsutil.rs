@@ -107,6 +107,9 @@ mod tests {
             .collect();
         assert_eq!(names, ["file"]);
         use std::os::unix::fs::PermissionsExt as _;
-        assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o644);
+        assert_eq!(
+            std::fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o644
+        );
     }
 }

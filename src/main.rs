@@ -103,6 +103,10 @@ enum Command {
         /// Write here instead.
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Build the file from a wrapper log (RKBUILD_LOG): exactly the crates make compiled,
+        /// with their real cfgs, editions and externs (default output: OBJTREE/rust-project.json).
+        #[arg(long, value_name = "FILE", conflicts_with = "extmod")]
+        from_log: Option<PathBuf>,
     },
     /// Run the real rustc with these arguments, unchanged (a RUSTC for the kernel's make; also
     /// what a link named `rkbuild-rustc` does). RKBUILD_RUSTC: the real compiler; RKBUILD_LOG:
@@ -431,8 +435,26 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
         }
         Command::Analyzer {
             tree,
+            from_log: Some(log),
+            output,
+            ..
+        } => {
+            let output = output.unwrap_or_else(|| {
+                tree.objtree
+                    .clone()
+                    .unwrap_or_else(|| PathBuf::from("."))
+                    .join("rust-project.json")
+            });
+            let lib = tree.rust_lib_src.clone();
+            commands::log::project_from_log(&log, Some(&output), lib, out)?;
+            out.status("GEN", &output.display().to_string());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Analyzer {
+            tree,
             extmod,
             output,
+            from_log: None,
         } => commands::analyzer::main(
             &commands::analyzer::AnalyzerOpts {
                 tree: tree.into(),

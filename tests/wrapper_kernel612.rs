@@ -378,9 +378,12 @@ fn kernel_612_make_through_the_wrapper() {
     ok(c, "make rust-analyzer");
     let ra: Value =
         serde_json::from_str(&common::read(&wrapped.join("rust-project.json"))).unwrap();
+    let from_log = work.path().join("from-log-rust-project.json");
     let o = Command::new(env!("CARGO_BIN_EXE_rkbuild"))
-        .args(["log", "project"])
+        .args(["analyzer", "--from-log"])
         .arg(&log)
+        .arg("-o")
+        .arg(&from_log)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -389,7 +392,7 @@ fn kernel_612_make_through_the_wrapper() {
         "warnings: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let fl: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let fl: Value = serde_json::from_str(&common::read(&from_log)).unwrap();
     compare_projects(&ra, &fl, &wrapped);
 
     // 6. The out-of-tree template builds a module against the wrapped tree.

@@ -148,18 +148,31 @@ pub fn run(cmd: LogCmd, out: Out) -> anyhow::Result<ExitCode> {
             output,
             rust_lib_src,
         } => {
-            let lib = rust_lib_src.or_else(|| std::env::var_os("RUST_LIB_SRC").map(PathBuf::from));
-            let r = project::from_log(&file, lib.as_deref())?;
-            for w in &r.warnings {
-                out.warn(&format!("{}: {w}", file.display()));
-            }
-            let mut text = serde_json::to_string_pretty(&r.project)?;
-            text.push('\n');
-            match output {
-                Some(o) => write_out(&o, &text)?,
-                None => print!("{text}"),
-            }
+            project_from_log(&file, output.as_deref(), rust_lib_src, out)?;
             Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// rust-project.json from a wrapper log (`rkbuild log project`, `rkbuild analyzer --from-log`),
+/// to `output` or stdout. Unreadable log lines are named in warnings and skipped.
+pub fn project_from_log(
+    file: &Path,
+    output: Option<&Path>,
+    rust_lib_src: Option<PathBuf>,
+    out: Out,
+) -> anyhow::Result<()> {
+    let lib = rust_lib_src.or_else(|| std::env::var_os("RUST_LIB_SRC").map(PathBuf::from));
+    let r = project::from_log(file, lib.as_deref())?;
+    for w in &r.warnings {
+        out.warn(&format!("{}: {w}", file.display()));
+    }
+    let text = r.project.render();
+    match output {
+        Some(o) => write_out(o, &text),
+        None => {
+            println!("{text}");
+            Ok(())
         }
     }
 }

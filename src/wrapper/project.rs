@@ -2,50 +2,14 @@
 //! editions, externs and environment of their real command lines (`@argfile`s read from the
 //! build tree as it is now).
 //!
-//! The serde types here are deliberately small: the subset of rust-analyzer's `ProjectJson`
-//! this mode writes.
+//! The file format is the analyzer's ([`crate::analyzer::project_json`]), written the same way.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::args::{self, CrateArgs};
 use super::record::{BadLine, Record};
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct ProjectJson {
-    pub crates: Vec<Crate>,
-}
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct Crate {
-    pub display_name: String,
-    pub root_module: PathBuf,
-    pub edition: String,
-    pub deps: Vec<Dep>,
-    pub cfg: Vec<String>,
-    pub env: BTreeMap<String, String>,
-    pub is_workspace_member: bool,
-    pub is_proc_macro: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub proc_macro_dylib_path: Option<PathBuf>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source: Option<Source>,
-}
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct Dep {
-    #[serde(rename = "crate")]
-    pub krate: usize,
-    pub name: String,
-}
-
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct Source {
-    pub include_dirs: Vec<PathBuf>,
-    pub exclude_dirs: Vec<PathBuf>,
-}
+use crate::analyzer::project_json::{CrateData as Crate, CrateSource as Source, Dep, ProjectJson};
 
 /// The result, with what was skipped and why.
 #[derive(Debug, Default)]
@@ -142,25 +106,32 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
                 .map(|p| canon(&Path::new(&c.rec.cwd).join(p)))
                 .or_else(|| c.outputs.first().cloned())
                 .unwrap_or_default()
+                .display()
+                .to_string()
         });
         let source = c.rec.env.get("OBJTREE").map(|o| Source {
             include_dirs: vec![
-                c.root.parent().map(Path::to_path_buf).unwrap_or_default(),
-                canon(&Path::new(&c.rec.cwd).join(o).join("rust")),
+                c.root
+                    .parent()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default(),
+                canon(&Path::new(&c.rec.cwd).join(o).join("rust"))
+                    .display()
+                    .to_string(),
             ],
             exclude_dirs: vec![],
         });
         crates.push(Crate {
-            display_name: c.name.clone(),
-            root_module: c.root.clone(),
+            display_name: Some(c.name.clone()),
+            root_module: c.root.display().to_string(),
             edition: c.args.edition.clone().unwrap_or_else(|| "2015".into()),
-            deps: vec![],
             cfg: c.args.cfgs.clone(),
             env,
-            is_workspace_member: !in_lib,
-            is_proc_macro,
+            is_workspace_member: Some(!in_lib),
+            is_proc_macro: Some(is_proc_macro),
             proc_macro_dylib_path,
             source,
+            ..Crate::default()
         });
     }
 
@@ -241,18 +212,22 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
         crates[ci].deps = deps;
     }
     FromLog {
-        project: ProjectJson { crates },
+        project: ProjectJson {
+            sysroot: None,
+            sysroot_src: lib_src.map(|l| l.display().to_string()),
+            crates,
+        },
         warnings,
     }
 }
 
 fn sysroot_crate(lib: &Path, name: &str, deps: Vec<Dep>) -> Crate {
     Crate {
-        display_name: name.into(),
-        root_module: lib.join(name).join("src/lib.rs"),
+        display_name: Some(name.into()),
+        root_module: lib.join(name).join("src/lib.rs").display().to_string(),
         edition: "2021".into(),
         deps,
-        is_workspace_member: false,
+        is_workspace_member: Some(false),
         ..Crate::default()
     }
 }
