@@ -15,11 +15,33 @@ log() { printf '  DEPS    %s\n' "$*"; }
 
 apt_ok() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null | grep -qx "$2"; }
 
+# apt-get against Debian trixie + trixie-backports with a private state under $CACHE: reads
+# those suites' arch-independent packages without touching the system's apt configuration.
+trixie_apt() {
+  local priv="$CACHE/apt-trixie"
+  mkdir -p "$priv/lists/partial" "$priv/archives/partial"
+  printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
+    trixie trixie-backports > "$priv/sources.list"
+  apt-get -o Dir::Etc::SourceList="$priv/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+    -o Dir::State::Lists="$priv/lists" -o Dir::Cache::Archives="$priv/archives" \
+    -o APT::Get::List-Cleanup=0 "$@"
+}
+
+# unpack_linux DEB DEST: a linux-source-X.Y package's tarball, unpacked into DEST (atomically).
+unpack_linux() {
+  local deb=$1 dest=$2 x="$2.x"
+  rm -rf "$x" "$dest.tmp" && mkdir -p "$x" "$dest.tmp"
+  dpkg-deb -x "$deb" "$x"
+  tar -xJf "$x"/usr/src/linux-source-*.tar.xz -C "$dest.tmp" --strip-components=1
+  rm -rf "$dest" "$x" && mv "$dest.tmp" "$dest"
+}
+
 # 1. Debian packages: rustc 1.85 (pinned: unpinned gives 1.96), its library source, clang/lld 14, make.
 need_apt=()
 apt_ok rustc-web "$RUST_185" || need_apt+=("rustc-web=$RUST_185" "libstd-rust-web-dev=$RUST_185" "libstd-rust-web-1.85=$RUST_185")
 apt_ok rust-web-src "$RUST_185" || need_apt+=("rust-web-src=$RUST_185")
-for p in clang-14 lld-14 llvm-14 libclang-14-dev make flex bison bc libelf-dev libssl-dev xz-utils; do
+for p in clang-14 lld-14 llvm-14 libclang-14-dev make flex bison bc libelf-dev libssl-dev xz-utils \
+         hyperfine; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$p")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -34,16 +56,10 @@ test -f /usr/src/rustc-1.85.0/library/core/src/lib.rs
 SRC195="$CACHE/rust-src-1.95.0"
 if [ ! -f "$SRC195/usr/lib/rustlib/src/rust/library/core/src/lib.rs" ]; then
   log "rust-src $RUST_SRC_195 (trixie-backports)"
-  priv="$CACHE/apt-trixie"
-  mkdir -p "$priv/lists/partial" "$priv/archives/partial"
-  printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
-    trixie trixie-backports > "$priv/sources.list"
-  aptp=(-o Dir::Etc::SourceList="$priv/sources.list" -o Dir::Etc::SourceParts=/dev/null
-        -o Dir::State::Lists="$priv/lists" -o Dir::Cache::Archives="$priv/archives" -o APT::Get::List-Cleanup=0)
-  apt-get "${aptp[@]}" update -qq
-  (cd "$priv" && apt-get "${aptp[@]}" download "rust-src=$RUST_SRC_195" >/dev/null)
+  trixie_apt update -qq
+  (cd "$CACHE/apt-trixie" && trixie_apt download "rust-src=$RUST_SRC_195" >/dev/null)
   rm -rf "$SRC195.tmp" && mkdir -p "$SRC195.tmp"
-  dpkg-deb -x "$priv"/rust-src_*.deb "$SRC195.tmp"
+  dpkg-deb -x "$CACHE"/apt-trixie/rust-src_*.deb "$SRC195.tmp"
   rm -rf "$SRC195" && mv "$SRC195.tmp" "$SRC195"
 fi
 log "rust-src 1.95.0 at $SRC195/usr/lib/rustlib/src/rust/library"
@@ -61,10 +77,7 @@ if [ ! -f "$K612/Makefile" ]; then
   log "$LINUX_612 (download and unpack)"
   tmp="$CACHE/dl-6.12"; rm -rf "$tmp"; mkdir -p "$tmp"
   (cd "$tmp" && apt-get download "$LINUX_612" >/dev/null)
-  dpkg-deb -x "$tmp"/linux-source-6.12_*.deb "$tmp/x"
-  rm -rf "$K612.tmp" && mkdir -p "$K612.tmp"
-  tar -xJf "$tmp"/x/usr/src/linux-source-6.12.tar.xz -C "$K612.tmp" --strip-components=1
-  rm -rf "$K612" && mv "$K612.tmp" "$K612" && rm -rf "$tmp"
+  unpack_linux "$tmp"/linux-source-6.12_*.deb "$K612" && rm -rf "$tmp"
 fi
 log "linux $(make -s -C "$K612" kernelversion 2>/dev/null) at $K612"
 
@@ -79,21 +92,13 @@ LINUX_73=linux-source-7.3
 K73="$CACHE/linux-7.3"
 if [ ! -f "$K73/Makefile" ]; then
   log "$LINUX_73 (trixie-backports; download and unpack)"
-  priv="$CACHE/apt-trixie"
-  mkdir -p "$priv/lists/partial" "$priv/archives/partial"
-  printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian %s main\n' \
-    trixie trixie-backports > "$priv/sources.list"
-  aptp=(-o Dir::Etc::SourceList="$priv/sources.list" -o Dir::Etc::SourceParts=/dev/null
-        -o Dir::State::Lists="$priv/lists" -o Dir::Cache::Archives="$priv/archives" -o APT::Get::List-Cleanup=0)
-  apt-get "${aptp[@]}" update -qq
+  trixie_apt update -qq
   tmp="$CACHE/dl-7.3"; rm -rf "$tmp"; mkdir -p "$tmp"
-  (cd "$tmp" && apt-get "${aptp[@]}" download "$LINUX_73" >/dev/null)
-  dpkg-deb -x "$tmp"/linux-source-7.3_*.deb "$tmp/x"
-  rm -rf "$K73.tmp" && mkdir -p "$K73.tmp"
-  tar -xJf "$tmp"/x/usr/src/linux-source-7.3.tar.xz -C "$K73.tmp" --strip-components=1
-  rm -rf "$K73" && mv "$K73.tmp" "$K73" && rm -rf "$tmp"
+  (cd "$tmp" && trixie_apt download "$LINUX_73" >/dev/null)
+  unpack_linux "$tmp"/linux-source-7.3_*.deb "$K73" && rm -rf "$tmp"
 fi
 log "linux $(make -s -C "$K73" kernelversion 2>/dev/null) at $K73"
+
 # 7. rust-analyzer, the real consumer of `rkbuild analyzer`'s rust-project.json: built from crates.io with the
 #    nightly here (it does not compile with 1.95; Debian's package needs a newer glibc). About 17 CPU-minutes,
 #    so it is cached in $CACHE/rust-analyzer and rebuilt only when missing.
@@ -104,14 +109,11 @@ if [ ! -x "$RA" ]; then
   cargo +nightly install --quiet --locked ra_ap_rust-analyzer --version "$RA_VERSION" --root "$CACHE/rust-analyzer"
 fi
 log "$("$RA" --version) at $RA"
-# 6. rustc wrapper (issue 6): hyperfine for benches/wrapper.sh; the plain Linux 6.12 build of
-#    tests/wrapper_kernel612.rs is cached in $CACHE/wrap-612-plain (the wrapped one never is).
-if ! command -v hyperfine >/dev/null; then
-  log "apt-get install hyperfine"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine >/dev/null
-fi
+
+# 8. The plain Linux 6.12 build of tests/wrapper_kernel612.rs is cached here (the wrapped one
+#    never is).
 mkdir -p "$CACHE/wrap-612-plain"
-log "$(hyperfine --version); plain 6.12 build cache at $CACHE/wrap-612-plain"
+log "$(hyperfine --version) (benches); plain 6.12 build cache at $CACHE/wrap-612-plain"
 
 # The environment the tests read (sourced by .ci/run).
 cat > "$CACHE/env.sh" <<ENV

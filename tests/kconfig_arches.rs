@@ -9,7 +9,7 @@ use rkbuild::kconfig::tree::Kconfig;
 
 fn check(tree: &str, srcarch: &str, arch_symbol: &str) {
     let kc = Kconfig::load(Path::new(tree), srcarch).unwrap();
-    let defined = kc.symbols.values().filter(|s| !s.defs.is_empty()).count();
+    let defined = kc.defined_symbols();
     eprintln!(
         "{tree} {srcarch}: {} files, {} entries, {defined} symbols, {} choices, parsed in {:?}",
         kc.files,

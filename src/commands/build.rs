@@ -334,18 +334,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
             "`rkbuild build` knows the 2021 and 6.12 layouts of rust/ today; this tree is 7.3 (pin_init, zerocopy, syn): use `rkbuild config` and the kernel's make for it".into()
         ));
     }
-    let mut warnings: Vec<String> = tree
-        .cfg
-        .warnings
-        .iter()
-        .map(|w| format!("{}:{}: {}", tree.cfg.path.display(), w.line, w.message))
-        .collect();
-    if tree.vintage_source.starts_with("default") {
-        warnings.push(format!(
-            "kernel vintage {}: {}",
-            tree.vintage, tree.vintage_source
-        ));
-    }
+    let warnings = tree.warnings();
     let gen = config::generate(&tree, &rustc_info, false)?;
     let mut files = vec![];
     for (path, bytes) in &gen.files {

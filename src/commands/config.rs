@@ -233,18 +233,7 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
         ));
     }
     tree.require_rust()?;
-    let mut warnings: Vec<String> = tree
-        .cfg
-        .warnings
-        .iter()
-        .map(|w| format!("{}:{}: {}", tree.cfg.path.display(), w.line, w.message))
-        .collect();
-    if tree.vintage_source.starts_with("default") {
-        warnings.push(format!(
-            "kernel vintage {}: {}",
-            tree.vintage, tree.vintage_source
-        ));
-    }
+    let mut warnings = tree.warnings();
     warnings.extend(kc_warnings);
     let rustc = rustc_for(&tree, &tools)?;
     warnings.extend(crate::kconfig::sync_toolchain_symbols(

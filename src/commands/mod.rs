@@ -112,6 +112,24 @@ impl Tree {
         })
     }
 
+    /// What reading the tree and configuration had to say: the `.config` reader's warnings
+    /// (file:line) and a guessed vintage.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .cfg
+            .warnings
+            .iter()
+            .map(|w| format!("{}:{}: {}", self.cfg.path.display(), w.line, w.message))
+            .collect();
+        if self.vintage_source.starts_with("default") {
+            out.push(format!(
+                "kernel vintage {}: {}",
+                self.vintage, self.vintage_source
+            ));
+        }
+        out
+    }
+
     /// Requires CONFIG_RUST, with the way to enable it.
     pub fn require_rust(&self) -> anyhow::Result<()> {
         if self.cfg.enabled("RUST") {

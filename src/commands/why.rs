@@ -70,12 +70,7 @@ pub fn run_all(opts: &TreeOpts) -> anyhow::Result<AllReport> {
         values,
         parse_cached: session.kc.cached,
         files: session.kc.files,
-        symbols: session
-            .kc
-            .symbols
-            .values()
-            .filter(|s| !s.defs.is_empty())
-            .count(),
+        symbols: session.kc.defined_symbols(),
         parse_ms: session.kc.parse_time.as_millis(),
         eval_ms,
         probes_run,
@@ -93,12 +88,7 @@ pub fn run(opts: &TreeOpts, symbol: &str) -> anyhow::Result<WhyReport> {
     Ok(WhyReport {
         why,
         files: session.kc.files,
-        symbols: session
-            .kc
-            .symbols
-            .values()
-            .filter(|s| !s.defs.is_empty())
-            .count(),
+        symbols: session.kc.defined_symbols(),
         parse_ms: session.kc.parse_time.as_millis(),
         probes_run,
     })

@@ -115,69 +115,49 @@ const BASE_WHY: &str = "KBUILD_RUSTFLAGS base (top Makefile)";
 
 /// `rust_common_flags`: lints and language flags shared by kernel crates and host programs.
 pub fn rust_common_flags(ctx: &Ctx) -> Vec<Flag> {
-    let words: &[&str] = match ctx.vintage {
-        Vintage::V2021 => &[],
-        Vintage::K6_12 => &[
-            "--edition=2021",
-            "-Zbinary_dep_depinfo=y",
-            "-Astable_features",
-            "-Aunused_features",
-            "-Dnon_ascii_idents",
-            "-Dunsafe_op_in_unsafe_fn",
-            "-Wmissing_docs",
-            "-Wrust_2018_idioms",
-            "-Wunreachable_pub",
-            "-Wclippy::all",
-            "-Aclippy::collapsible_if",
-            "-Aclippy::collapsible_match",
-            "-Wclippy::ignored_unit_patterns",
-            "-Wclippy::mut_mut",
-            "-Wclippy::needless_bitwise_bool",
-            "-Aclippy::needless_lifetimes",
-            "-Wclippy::no_mangle_with_rust_abi",
-            "-Wclippy::undocumented_unsafe_blocks",
-            "-Aclippy::uninlined_format_args",
-            "-Wclippy::unnecessary_safety_comment",
-            "-Wclippy::unnecessary_safety_doc",
-            "-Aclippy::unwrap_or_default",
-            "-Wrustdoc::missing_crate_level_docs",
-            "-Wrustdoc::unescaped_backticks",
-        ],
-        Vintage::K7_3 => &[
-            "--edition=2021",
-            "-Zbinary_dep_depinfo=y",
-            "-Astable_features",
-            "-Aunused_features",
-            "-Dnon_ascii_idents",
-            "-Dunsafe_op_in_unsafe_fn",
-            "-Wmissing_docs",
-            "-Wrust_2018_idioms",
-            "-Wunreachable_pub",
-            "-Wclippy::all",
-            "-Wclippy::as_ptr_cast_mut",
-            "-Wclippy::as_underscore",
-            "-Wclippy::cast_lossless",
-            "-Aclippy::collapsible_if",
-            "-Aclippy::collapsible_match",
-            "-Wclippy::ignored_unit_patterns",
-            "-Aclippy::incompatible_msrv",
-            "-Wclippy::mut_mut",
-            "-Wclippy::needless_bitwise_bool",
-            "-Aclippy::needless_lifetimes",
-            "-Wclippy::no_mangle_with_rust_abi",
-            "-Wclippy::ptr_as_ptr",
-            "-Wclippy::ptr_cast_constness",
-            "-Wclippy::ref_as_ptr",
-            "-Wclippy::undocumented_unsafe_blocks",
-            "-Aclippy::uninlined_format_args",
-            "-Wclippy::unnecessary_safety_comment",
-            "-Wclippy::unnecessary_safety_doc",
-            "-Aclippy::unwrap_or_default",
-            "-Wrustdoc::missing_crate_level_docs",
-            "-Wrustdoc::unescaped_backticks",
-        ],
-    };
-    let mut out: Vec<Flag> = words.iter().map(|w| Flag::new(*w, COMMON_WHY)).collect();
+    if ctx.vintage == Vintage::V2021 {
+        return vec![];
+    }
+    // One list for both vintages: `true` marks the clippy lints 7.3 added.
+    const WORDS: &[(&str, bool)] = &[
+        ("--edition=2021", false),
+        ("-Zbinary_dep_depinfo=y", false),
+        ("-Astable_features", false),
+        ("-Aunused_features", false),
+        ("-Dnon_ascii_idents", false),
+        ("-Dunsafe_op_in_unsafe_fn", false),
+        ("-Wmissing_docs", false),
+        ("-Wrust_2018_idioms", false),
+        ("-Wunreachable_pub", false),
+        ("-Wclippy::all", false),
+        ("-Wclippy::as_ptr_cast_mut", true),
+        ("-Wclippy::as_underscore", true),
+        ("-Wclippy::cast_lossless", true),
+        ("-Aclippy::collapsible_if", false),
+        ("-Aclippy::collapsible_match", false),
+        ("-Wclippy::ignored_unit_patterns", false),
+        ("-Aclippy::incompatible_msrv", true),
+        ("-Wclippy::mut_mut", false),
+        ("-Wclippy::needless_bitwise_bool", false),
+        ("-Aclippy::needless_lifetimes", false),
+        ("-Wclippy::no_mangle_with_rust_abi", false),
+        ("-Wclippy::ptr_as_ptr", true),
+        ("-Wclippy::ptr_cast_constness", true),
+        ("-Wclippy::ref_as_ptr", true),
+        ("-Wclippy::undocumented_unsafe_blocks", false),
+        ("-Aclippy::uninlined_format_args", false),
+        ("-Wclippy::unnecessary_safety_comment", false),
+        ("-Wclippy::unnecessary_safety_doc", false),
+        ("-Aclippy::unwrap_or_default", false),
+        ("-Wrustdoc::missing_crate_level_docs", false),
+        ("-Wrustdoc::unescaped_backticks", false),
+    ];
+    let newer = ctx.vintage >= Vintage::K7_3;
+    let words = WORDS
+        .iter()
+        .filter(|(_, only_73)| newer || !only_73)
+        .map(|(w, _)| *w);
+    let mut out: Vec<Flag> = words.map(|w| Flag::new(w, COMMON_WHY)).collect();
     out.extend(common_flags_per_version(ctx));
     out
 }

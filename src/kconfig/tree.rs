@@ -292,6 +292,11 @@ fn cache_file(srctree: &Path, root: &str, srcarch: &str) -> Option<PathBuf> {
 }
 
 impl Kconfig {
+    /// How many symbols have at least one definition (names only referenced are not counted).
+    pub fn defined_symbols(&self) -> usize {
+        self.symbols.values().filter(|s| !s.defs.is_empty()).count()
+    }
+
     /// [`Kconfig::load`] through the parse cache: the flattened tree is stored beside the probe
     /// cache and reused while no Kconfig file it was read from changed (size and mtime).
     pub fn load_cached(srctree: &Path, srcarch: &str) -> Result<Kconfig, KconfigError> {

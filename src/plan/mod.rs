@@ -397,6 +397,18 @@ pub fn redirect_intrinsics(ctx: &Ctx) -> Vec<String> {
     syms.into_iter().map(String::from).collect()
 }
 
+/// Reads the tree's `rust/bindgen_parameters` (the layout's extra bindgen arguments).
+fn read_bindgen_parameters(inp: &Inputs, rel: &str, layout: &str) -> anyhow::Result<Vec<String>> {
+    let path = inp.srctree.join(rel);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read `{}`: {e}\n  fix: the {layout} layout keeps bindgen's arguments there",
+            path.display()
+        )
+    })?;
+    bindgen_parameters(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
+}
+
 /// Words of a `bindgen_parameters` file: comments and blank lines dropped, shell-split.
 pub fn bindgen_parameters(text: &str, path: &str) -> Result<Vec<String>, String> {
     let mut out = vec![];
@@ -623,13 +635,7 @@ fn steps_6_12(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
 
     // Bindings: bindgen over the C headers, then the crates that include the output.
     let params_rel = "rust/bindgen_parameters";
-    let params_text = std::fs::read_to_string(inp.srctree.join(params_rel)).map_err(|e| {
-        anyhow::anyhow!(
-            "cannot read `{}`: {e}\n  fix: the 6.12 layout keeps bindgen's arguments there",
-            inp.srctree.join(params_rel).display()
-        )
-    })?;
-    let params = bindgen_parameters(&params_text, &src(params_rel)).map_err(anyhow::Error::msg)?;
+    let params = read_bindgen_parameters(inp, params_rel, "6.12")?;
     let mut b = bindgen_step(
         inp,
         "rust/bindings/bindings_helper.h",
@@ -809,13 +815,7 @@ fn steps_2021(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
     steps.push(s);
 
     let params_rel = "rust/bindgen_parameters";
-    let params_text = std::fs::read_to_string(inp.srctree.join(params_rel)).map_err(|e| {
-        anyhow::anyhow!(
-            "cannot read `{}`: {e}\n  fix: the 2021 layout keeps bindgen's arguments there",
-            inp.srctree.join(params_rel).display()
-        )
-    })?;
-    let params = bindgen_parameters(&params_text, &src(params_rel)).map_err(anyhow::Error::msg)?;
+    let params = read_bindgen_parameters(inp, params_rel, "2021")?;
     let mut b = bindgen_step(
         inp,
         "rust/kernel/bindings_helper.h",
