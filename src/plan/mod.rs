@@ -397,6 +397,26 @@ pub fn redirect_intrinsics(ctx: &Ctx) -> Vec<String> {
     syms.into_iter().map(String::from).collect()
 }
 
+/// The host side and command of the `macros` proc-macro step (clippy-driver on request).
+fn proc_macro_command(s: &mut Step, inp: &Inputs, args: &[Flag], clippy: bool, rustc: Compiler) {
+    s.host = true;
+    s.clippy = clippy;
+    s.externs = vec!["proc_macro".into()];
+    s.edition = edition_of(args);
+    s.command = Some(Command {
+        env: vec![],
+        program: program(
+            inp,
+            if clippy {
+                Compiler::ClippyDriver
+            } else {
+                rustc
+            },
+        ),
+        args: flags::args(args),
+    });
+}
+
 /// Reads the tree's `rust/bindgen_parameters` (the layout's extra bindgen arguments).
 fn read_bindgen_parameters(inp: &Inputs, rel: &str, layout: &str) -> anyhow::Result<Vec<String>> {
     let path = inp.srctree.join(rel);
@@ -600,24 +620,9 @@ fn steps_6_12(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
     );
     s.crate_name = Some("macros".into());
     s.root = Some(root);
-    s.host = true;
-    s.clippy = clippy;
-    s.externs = vec!["proc_macro".into()];
-    s.edition = edition_of(&args);
     s.outputs = vec!["rust/libmacros.so".into()];
     s.depfile = Some("rust/.libmacros.so.d".into());
-    s.command = Some(Command {
-        env: vec![],
-        program: program(
-            inp,
-            if clippy {
-                Compiler::ClippyDriver
-            } else {
-                Compiler::HostRustc
-            },
-        ),
-        args: flags::args(&args),
-    });
+    proc_macro_command(&mut s, inp, &args, clippy, Compiler::HostRustc);
     steps.push(s);
 
     for name in ["ffi", "build_error"] {
@@ -792,26 +797,11 @@ fn steps_2021(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
     );
     s.crate_name = Some("macros".into());
     s.root = Some(root);
-    s.host = true;
-    s.clippy = clippy;
-    s.externs = vec!["proc_macro".into()];
-    s.edition = edition_of(&args);
     s.outputs = vec!["rust/libmacros.so".into(), "rust/macros.d".into()];
     s.depfile = Some("rust/macros.d".into());
     // A proc macro only loads into the rustc that built it: rebuilt with core (2021 rule).
     s.deps.push("rust/core.o".into());
-    s.command = Some(Command {
-        env: vec![],
-        program: program(
-            inp,
-            if clippy {
-                Compiler::ClippyDriver
-            } else {
-                Compiler::Rustc
-            },
-        ),
-        args: flags::args(&args),
-    });
+    proc_macro_command(&mut s, inp, &args, clippy, Compiler::Rustc);
     steps.push(s);
 
     let params_rel = "rust/bindgen_parameters";
