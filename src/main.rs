@@ -107,6 +107,11 @@ enum Command {
         /// with their real cfgs, editions and externs (default output: OBJTREE/rust-project.json).
         #[arg(long, value_name = "FILE", conflicts_with = "extmod")]
         from_log: Option<PathBuf>,
+        /// Exactly the crates `rkbuild plan` builds for this tree and --config, with the cfgs,
+        /// editions and crate attributes of their commands (only enabled drivers; modules get
+        /// `MODULE`). Runs `config` first, as `plan` does.
+        #[arg(long, conflicts_with_all = ["extmod", "from_log"])]
+        from_plan: bool,
     },
     /// Run the real rustc with these arguments, unchanged (a RUSTC for the kernel's make; also
     /// what a link named `rkbuild-rustc` does). RKBUILD_RUSTC: the real compiler; RKBUILD_LOG:
@@ -435,6 +440,19 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
         }
         Command::Analyzer {
             tree,
+            from_plan: true,
+            output,
+            ..
+        } => {
+            let opts = commands::build::BuildOpts {
+                tree: tree.into(),
+                ..Default::default()
+            };
+            let r = commands::analyzer::run_from_plan(&opts, output)?;
+            commands::analyzer::report(r, out)
+        }
+        Command::Analyzer {
+            tree,
             from_log: Some(log),
             output,
             ..
@@ -455,6 +473,7 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             extmod,
             output,
             from_log: None,
+            from_plan: false,
         } => commands::analyzer::main(
             &commands::analyzer::AnalyzerOpts {
                 tree: tree.into(),

@@ -62,7 +62,12 @@ impl Vintage {
 
     /// Guesses from the symbols a `.config` carries (when there is no tree to look at).
     pub fn detect_config(cfg: &DotConfig) -> Option<Vintage> {
-        let present = |s: &str| cfg.get(s).is_some();
+        Vintage::detect_symbols(|s| cfg.get(s).is_some())
+    }
+
+    /// The same guess from which symbols are set (`present("RUST_IS_AVAILABLE")`), e.g. from
+    /// the lines of `include/generated/rustc_cfg`.
+    pub fn detect_symbols(present: impl Fn(&str) -> bool) -> Option<Vintage> {
         if present("RUST_OPT_LEVEL_SIMILAR_AS_CHOSEN_FOR_C")
             || present("RUST_BUILD_ASSERT_DENY")
             || present("HAS_RUST")

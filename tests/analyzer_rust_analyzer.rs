@@ -29,9 +29,9 @@ struct Findings {
     all: usize,
 }
 
-/// Runs `rust-analyzer diagnostics DIR` and sorts its lines for crate `krate`
+/// Runs `rust-analyzer diagnostics DIR` and returns its diagnostic lines
 /// (`at crate NAME, file PATH: SEVERITY CODE from .. to ..: MESSAGE`).
-fn diagnostics(ra: &str, srv: &Path, dir: &Path, krate: &str) -> Findings {
+fn diagnostic_lines(ra: &str, srv: &Path, dir: &Path) -> Vec<String> {
     let out = Process::new(ra)
         .arg("diagnostics")
         .arg(dir)
@@ -44,9 +44,17 @@ fn diagnostics(ra: &str, srv: &Path, dir: &Path, krate: &str) -> Findings {
         text.contains("diagnostic scan complete"),
         "rust-analyzer did not finish:\n{text}"
     );
+    text.lines()
+        .filter(|l| l.starts_with("at crate "))
+        .map(String::from)
+        .collect()
+}
+
+/// The lines of crate `krate` (all crates for `None`), sorted by kind.
+fn findings(lines: &[String], krate: Option<&str>) -> Findings {
     let mut f = Findings::default();
-    let prefix = format!("at crate {krate}, ");
-    for l in text.lines().filter(|l| l.starts_with(&prefix)) {
+    let prefix = krate.map(|k| format!("at crate {k}, ")).unwrap_or_default();
+    for l in lines.iter().filter(|l| l.starts_with(&prefix)) {
         f.all += 1;
         let l = l.to_string();
         if l.contains("\"E0432\"") || l.contains("unresolved-extern-crate") {
@@ -63,6 +71,10 @@ fn diagnostics(ra: &str, srv: &Path, dir: &Path, krate: &str) -> Findings {
         }
     }
     f
+}
+
+fn diagnostics(ra: &str, srv: &Path, dir: &Path, krate: &str) -> Findings {
+    findings(&diagnostic_lines(ra, srv, dir), Some(krate))
 }
 
 fn rkbuild(args: &[&str], rustc: &str, lib: &str) {
@@ -172,6 +184,176 @@ fn fixture_module_resolves_the_kernel_crates() {
     hello.deps.retain(|d| d.name != "kernel");
     std::fs::write(&path, p.render()).unwrap();
     let f = diagnostics(&ra, &srv, m.path(), "rust_hello");
+    assert!(
+        !f.unresolved_imports.is_empty(),
+        "rust-analyzer found no unresolved import without the kernel crate: {f:#?}"
+    );
+}
+
+/// Runs rkbuild with `env` and returns its stdout.
+fn rkbuild_with(args: &[&str], env: &[(String, String)]) -> String {
+    let mut p = Process::new(env!("CARGO_BIN_EXE_rkbuild")).args(args);
+    for (k, v) in env {
+        p = p.env(k, v);
+    }
+    let out = p.output().unwrap();
+    assert!(
+        out.success(),
+        "rkbuild {args:?}: {}{}",
+        out.stdout,
+        out.stderr
+    );
+    out.stdout
+}
+
+/// The bundled example tree, built by `rkbuild build` with rustup's 1.95 and Debian's rust-src
+/// 1.95 (the same library): `analyzer --from-plan` must list exactly the crates of
+/// `rkbuild plan` and load in rust-analyzer without a single diagnostic; the kernel-style
+/// in-tree file must resolve every import of the kernel crates. 1.95's own proc-macro server
+/// loads the `libmacros.so` the build made, as an editor on that toolchain would.
+#[test]
+fn example_tree_loads_cleanly_from_the_plan() {
+    let ra = common::tool_env("RKBUILD_TEST_RUST_ANALYZER");
+    let rustc = common::tool_env("RKBUILD_TEST_RUSTC_195");
+    let lib = common::tool_env("RKBUILD_TEST_LIB_195");
+    let env = vec![
+        ("RUSTC".to_string(), rustc.clone()),
+        ("RUST_LIB_SRC".to_string(), lib.clone()),
+        (
+            "BINDGEN".to_string(),
+            common::tool_env("RKBUILD_TEST_BINDGEN"),
+        ),
+        (
+            "LIBCLANG_PATH".to_string(),
+            common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
+        ),
+    ];
+    let srv = Path::new(&rustc)
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("libexec/rust-analyzer-proc-macro-srv");
+    assert!(srv.is_file(), "{} is missing", srv.display());
+    let mk = common::minikernel();
+    let obj = tempfile::tempdir().unwrap();
+    let config = mk.join("configs/x86_64.config");
+    let tree = [
+        "-S",
+        mk.to_str().unwrap(),
+        "-O",
+        obj.path().to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ];
+    let with = |cmd: &[&'static str]| -> Vec<&str> { cmd.iter().chain(&tree).copied().collect() };
+    rkbuild_with(&with(&["-q", "build"]), &env);
+
+    // The crates the plan compiles (those built from the Rust library come as sysroot_src).
+    let plan: serde_json::Value = serde_json::from_str(&rkbuild_with(
+        &with(&["--message-format", "json", "plan"]),
+        &env,
+    ))
+    .unwrap();
+    let mut planned: Vec<(String, String, bool)> = plan["plan"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| ["library", "proc-macro", "driver"].contains(&s["kind"].as_str().unwrap()))
+        .filter(|s| !s["root"].as_str().unwrap().starts_with(&lib))
+        .map(|s| {
+            (
+                s["crate_name"].as_str().unwrap().to_string(),
+                s["root"].as_str().unwrap().to_string(),
+                s["module"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    planned.sort();
+    assert!(planned.iter().any(|(n, _, m)| n == "rust_hello" && *m));
+    assert!(planned.iter().any(|(n, _, m)| n == "leds_mini" && !*m));
+
+    rkbuild_with(&with(&["-q", "analyzer", "--from-plan"]), &env);
+    let path = obj.path().join("rust-project.json");
+    let p = ProjectJson::parse(&common::read(&path)).unwrap();
+    let mut listed: Vec<(String, String, bool)> = p
+        .crates
+        .iter()
+        .map(|c| {
+            (
+                c.display_name.clone().unwrap(),
+                c.root_module.clone(),
+                c.cfg.iter().any(|x| x == "MODULE"),
+            )
+        })
+        .collect();
+    listed.sort();
+    assert_eq!(
+        listed, planned,
+        "rust-project.json differs from `rkbuild plan`"
+    );
+    assert_eq!(p.sysroot_src.as_deref(), Some(lib.as_str()));
+    assert!(
+        !listed.iter().any(|(n, ..)| n == "rust_unused"),
+        "a driver the .config leaves out is listed"
+    );
+
+    // Not one error; weak warnings (code behind a disabled CONFIG_) are information.
+    let lines = diagnostic_lines(&ra, &srv, obj.path());
+    eprintln!(
+        "--from-plan: {} crates, {:#?}",
+        p.crates.len(),
+        findings(&lines, None)
+    );
+    let errors: Vec<&String> = lines.iter().filter(|l| l.contains(": Error ")).collect();
+    assert!(
+        errors.is_empty()
+            && lines
+                .iter()
+                .any(|l| l.contains("CONFIG_MINI_HELLO_LOUD is disabled")),
+        "rust-analyzer's findings in the --from-plan project:\n{}",
+        lines.join("\n")
+    );
+
+    // The kernel-style file (what `make rust-analyzer` would write) for the same tree.
+    let intree = obj.path().join("intree");
+    std::fs::create_dir_all(&intree).unwrap();
+    let out = intree.join("rust-project.json");
+    rkbuild_with(
+        &[
+            "-q",
+            "analyzer",
+            "-S",
+            mk.to_str().unwrap(),
+            "-O",
+            obj.path().to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &env,
+    );
+    let f = findings(&diagnostic_lines(&ra, &srv, &intree), None);
+    eprintln!("in-tree: {f:#?}");
+    // It lists every driver a Makefile names, so the switched-off rust_unused is there and
+    // its `compile_error!` fires: the reason --from-plan exists.
+    let (unused, other): (Vec<&String>, Vec<&String>) = f
+        .macro_failures
+        .iter()
+        .partition(|l| l.starts_with("at crate rust_unused,"));
+    assert!(
+        f.unresolved_imports.is_empty() && other.is_empty() && !unused.is_empty(),
+        "the in-tree file: {f:#?}"
+    );
+
+    // Negative control: without `kernel`, rust_hello's imports must show as unresolved.
+    let mut p = p;
+    let hello = p
+        .crates
+        .iter_mut()
+        .find(|c| c.display_name.as_deref() == Some("rust_hello"))
+        .unwrap();
+    hello.deps.retain(|d| d.name != "kernel");
+    std::fs::write(&path, p.render()).unwrap();
+    let f = diagnostics(&ra, &srv, obj.path(), "rust_hello");
     assert!(
         !f.unresolved_imports.is_empty(),
         "rust-analyzer found no unresolved import without the kernel crate: {f:#?}"

@@ -10,6 +10,8 @@
 //!   point where "the crates the build compiles" becomes "the crates the editor sees".
 //! * [`kernel`] + [`discover`]: the graph `scripts/generate_rust_analyzer.py` builds for each
 //!   vintage (2021, 6.12, 7.3), with drivers found as Kbuild builds them and sorted.
+//! * [`plan`]: the graph of a build plan, exactly the crates `rkbuild build` compiles, with
+//!   their real cfgs (`--from-plan`).
 //!
 //! Out of scope: running rust-analyzer, and building what it needs at run time
 //! (`libmacros.so`, the bindgen output) — `rkbuild build` or `make prepare` does that.
@@ -17,6 +19,7 @@
 pub mod discover;
 pub mod graph;
 pub mod kernel;
+pub mod plan;
 pub mod project_json;
 
 pub use graph::{CrateGraph, CrateSpec, ProcMacroKey, Role};

@@ -11,6 +11,7 @@ use anyhow::{bail, Context as _};
 use super::TreeOpts;
 use crate::analyzer::discover::{self, FoundCrate};
 use crate::analyzer::kernel::{self, KernelInputs};
+use crate::analyzer::plan as plan_graph;
 use crate::analyzer::{CrateGraph, Role};
 use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::rustc_cfg;
@@ -200,10 +201,21 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
         "source tree",
         "pass the kernel source tree as --srctree",
     )?;
+    let generated_cfg = read_generated_cfg(&objtree)?;
+    // The tree's layout decides; a tree without the kernel's scripts (like the bundled
+    // example) is known by the symbols its configuration set.
+    let from_cfg = || {
+        Vintage::detect_symbols(|s| {
+            let sym = format!("CONFIG_{s}");
+            generated_cfg
+                .iter()
+                .any(|c| c.split('=').next() == Some(sym.as_str()))
+        })
+    };
     let vintage = match &t.kbuild {
         Some(k) => Vintage::parse(k)
             .with_context(|| format!("unknown kernel vintage `{k}`\n  fix: use --kbuild 2021, 6.12 or 7.3"))?,
-        None => Vintage::detect_tree(&srctree).with_context(|| {
+        None => Vintage::detect_tree(&srctree).or_else(from_cfg).with_context(|| {
             format!(
                 "`{}` is not a kernel tree with Rust support (no scripts/generate_rust_target.rs, rust/pin-init or rust/alloc)\n  fix: pass the kernel source tree as --srctree (for an O= build, also --objtree)",
                 srctree.display()
@@ -226,7 +238,6 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
         )?),
         None => None,
     };
-    let generated_cfg = read_generated_cfg(&objtree)?;
 
     // The toolchain: one rustc run for the sysroot and proc-macro file name, while the
     // folders are walked; the version comes from the configuration when it has it.
@@ -337,19 +348,57 @@ pub fn run(opts: &AnalyzerOpts) -> anyhow::Result<AnalyzerReport> {
         sysroot: g.inputs.sysroot,
         sysroot_src: g.inputs.sysroot_src,
         crates: g.graph.crates.len(),
-        drivers: g
-            .graph
-            .crates
-            .iter()
-            .filter(|c| c.role == Role::Driver)
-            .map(|c| c.name.clone())
-            .collect(),
+        drivers: drivers(&g.graph),
     })
+}
+
+/// `analyzer --from-plan`: the crates of `rkbuild plan` (made as `plan` makes it, running
+/// `config` first), written to `output` or OBJTREE/rust-project.json.
+pub fn run_from_plan(
+    opts: &super::build::BuildOpts,
+    output: Option<PathBuf>,
+) -> anyhow::Result<AnalyzerReport> {
+    let p = super::build::prepare(opts)?;
+    let plan = &p.plan;
+    let sysroot = plan_graph::Sysroot {
+        sysroot: pathlib_str(&p.sysroot),
+        src: pathlib_str(&p.lib_src),
+    };
+    let graph = plan_graph::graph_from_plan(plan, &sysroot, plan_graph::expand_in(&plan.objtree))?;
+    let text = graph
+        .to_project_json(plan_graph::proc_macro_key(plan.vintage))?
+        .render();
+    let path = output.unwrap_or_else(|| plan.objtree.join("rust-project.json"));
+    let status = write_if_changed(&path, text.as_bytes())?;
+    Ok(AnalyzerReport {
+        path,
+        status,
+        vintage: plan.vintage,
+        srctree: plan.srctree.clone(),
+        objtree: plan.objtree.clone(),
+        sysroot: sysroot.sysroot,
+        sysroot_src: sysroot.src,
+        crates: graph.crates.len(),
+        drivers: drivers(&graph),
+    })
+}
+
+fn drivers(graph: &CrateGraph) -> Vec<String> {
+    graph
+        .crates
+        .iter()
+        .filter(|c| c.role == Role::Driver)
+        .map(|c| c.name.clone())
+        .collect()
 }
 
 /// The CLI's view: run, then print Kbuild-style (`  GEN     rust-project.json`) or JSON.
 pub fn main(opts: &AnalyzerOpts, out: Out) -> anyhow::Result<std::process::ExitCode> {
-    let r = run(opts)?;
+    report(run(opts)?, out)
+}
+
+/// Prints what `analyzer` wrote.
+pub fn report(r: AnalyzerReport, out: Out) -> anyhow::Result<std::process::ExitCode> {
     if out.json() {
         out.message(&serde_json::json!({"reason": "analyzer", "report": r}));
     } else {

@@ -232,6 +232,9 @@ pub struct Prepared {
     pub objcopy: PathBuf,
     pub cflags: CFlags,
     pub config: config::ConfigReport,
+    /// `rustc --print sysroot` (with KRUSTFLAGS) and the library source the plan builds from.
+    pub sysroot: PathBuf,
+    pub lib_src: PathBuf,
 }
 
 /// Runs `config`, detects the tools and makes the plan.
@@ -268,19 +271,14 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
             toolchain::FIX_RUSTC
         );
     }
-    let lib_src = match &tools.rust_lib_src {
-        Some(l) => l.clone(),
-        None => {
-            let key = ToolCache::key("rustc --print sysroot", &rustc_path, &[])
-                .map(|k| format!("{k} {}", tree.krustflags.join(" ")));
-            let sysroot = cache.get_or(key, || {
-                Ok(toolchain::sysroot(&rustc_path, &tree.krustflags)?
-                    .display()
-                    .to_string())
-            })?;
-            toolchain::rust_lib_src(&tools, Path::new(&sysroot))
-        }
-    };
+    let key = ToolCache::key("rustc --print sysroot", &rustc_path, &[])
+        .map(|k| format!("{k} {}", tree.krustflags.join(" ")));
+    let sysroot = PathBuf::from(cache.get_or(key, || {
+        Ok(toolchain::sysroot(&rustc_path, &tree.krustflags)?
+            .display()
+            .to_string())
+    })?);
+    let lib_src = toolchain::rust_lib_src(&tools, &sysroot);
     toolchain::check_rust_lib_src(&lib_src)?;
 
     // bindgen and the libclang it loads.
@@ -390,6 +388,8 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         objcopy,
         cflags,
         config: report,
+        sysroot,
+        lib_src,
     })
 }
 

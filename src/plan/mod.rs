@@ -123,7 +123,7 @@ pub struct Step {
 }
 
 impl Step {
-    fn new(id: impl Into<String>, kind: StepKind, tag: &str) -> Step {
+    pub fn new(id: impl Into<String>, kind: StepKind, tag: &str) -> Step {
         Step {
             id: id.into(),
             kind,

@@ -15,6 +15,8 @@ pub struct CrateArgs {
     pub cfgs: Vec<String>,
     /// `--extern name[=path]`.
     pub externs: Vec<(String, Option<String>)>,
+    /// `-Zcrate-attr=ATTR` values in order (Kbuild gives drivers `no_std` and features so).
+    pub crate_attrs: Vec<String>,
     /// The crate root (a positional argument; `-` is stdin).
     pub input: Option<String>,
     /// `--emit kind=path` pairs, `-o`, `--out-dir`.
@@ -119,6 +121,11 @@ pub fn parse(args: &[String]) -> CrateArgs {
                         Some((k, p)) => c.emits.push((k.to_string(), p.to_string())),
                         None => c.emits.push((e.to_string(), String::new())),
                     }
+                }
+            }
+            "-Z" => {
+                if let Some(attr) = v.strip_prefix("crate-attr=") {
+                    c.crate_attrs.push(attr.to_string());
                 }
             }
             "-o" => c.out_file = Some(v),
@@ -230,11 +237,15 @@ mod tests {
             "--cfg",
             "MODULE",
             "-Zunstable-options",
+            "-Zcrate-attr=no_std",
+            "-Z",
+            "crate-attr=feature(new_uninit)",
         ]));
         assert_eq!(c.name().as_deref(), Some("kernel"));
         assert_eq!(c.crate_types, ["rlib"]);
         assert_eq!(c.edition.as_deref(), Some("2021"));
         assert_eq!(c.cfgs, ["MODULE"]);
+        assert_eq!(c.crate_attrs, ["no_std", "feature(new_uninit)"]);
         assert_eq!(
             c.externs,
             [

@@ -126,6 +126,7 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
             root_module: c.root.display().to_string(),
             edition: c.args.edition.clone().unwrap_or_else(|| "2015".into()),
             cfg: c.args.cfgs.clone(),
+            crate_attrs: c.args.crate_attrs.clone(),
             env,
             is_workspace_member: Some(!in_lib),
             is_proc_macro: Some(is_proc_macro),
