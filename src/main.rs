@@ -112,6 +112,11 @@ enum Command {
         /// `MODULE`). Runs `config` first, as `plan` does.
         #[arg(long, conflicts_with_all = ["extmod", "from_log"])]
         from_plan: bool,
+        /// Hand the Rust library to rust-analyzer as `sysroot_src` rather than listing core,
+        /// alloc, std and proc_macro as the kernel's script does: rust-analyzer then knows
+        /// core's lang items (str, bool and pointer methods). Always so with --from-plan.
+        #[arg(long, conflicts_with = "from_log")]
+        sysroot_src: bool,
     },
     /// Run the real rustc with these arguments, unchanged (a RUSTC for the kernel's make; also
     /// what a link named `rkbuild-rustc` does). RKBUILD_RUSTC: the real compiler; RKBUILD_LOG:
@@ -474,11 +479,13 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             output,
             from_log: None,
             from_plan: false,
+            sysroot_src,
         } => commands::analyzer::main(
             &commands::analyzer::AnalyzerOpts {
                 tree: tree.into(),
                 extmod,
                 output,
+                sysroot_src,
             },
             out,
         ),

@@ -52,6 +52,7 @@ fn opts(src: &Path, obj: &Path, tc: &Toolchain) -> AnalyzerOpts {
         },
         extmod: None,
         output: None,
+        sysroot_src: false,
     }
 }
 
@@ -517,6 +518,23 @@ fn bad_input_is_refused_and_nothing_is_written() {
     o.extmod = Some(m.path().to_path_buf());
     let e = err(&o, &m.path().join("rust-project.json"));
     assert!(e.contains("cannot read") && e.contains("Makefile"), "{e}");
+
+    // --from-plan without a configuration to plan from.
+    let empty = tempfile::tempdir().unwrap();
+    let bo = rkbuild::commands::build::BuildOpts {
+        tree: TreeOpts {
+            srctree: Some(common::minikernel()),
+            objtree: Some(empty.path().to_path_buf()),
+            ..opts(&src, obj.path(), &tc).tree
+        },
+        ..Default::default()
+    };
+    let e = format!("{:#}", analyzer::run_from_plan(&bo, None).unwrap_err());
+    assert!(
+        std::fs::read_dir(empty.path()).unwrap().next().is_none(),
+        "--from-plan wrote into the object tree despite: {e}"
+    );
+    assert!(e.contains(".config") && e.contains("--config"), "{e}");
 
     // Not a kernel tree.
     let mut o = opts(obj.path(), obj.path(), &tc);

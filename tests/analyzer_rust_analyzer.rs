@@ -343,6 +343,33 @@ fn example_tree_loads_cleanly_from_the_plan() {
         f.unresolved_imports.is_empty() && other.is_empty() && !unused.is_empty(),
         "the in-tree file: {f:#?}"
     );
+    // With the library as sysroot_src, rust-analyzer knows core's lang items: no error is
+    // left but the switched-off driver's (the kernel-style file has str/bool/pointer methods
+    // unresolved, E0599).
+    rkbuild_with(
+        &[
+            "-q",
+            "analyzer",
+            "--sysroot-src",
+            "-S",
+            mk.to_str().unwrap(),
+            "-O",
+            obj.path().to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &env,
+    );
+    let lines = diagnostic_lines(&ra, &srv, &intree);
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains(": Error ") && !l.starts_with("at crate rust_unused,"))
+        .collect();
+    eprintln!("in-tree --sysroot-src: {:#?}", findings(&lines, None));
+    assert!(
+        errors.is_empty(),
+        "in-tree --sysroot-src errors: {errors:#?}"
+    );
 
     // Negative control: without `kernel`, rust_hello's imports must show as unresolved.
     let mut p = p;

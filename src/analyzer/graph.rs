@@ -70,6 +70,14 @@ pub enum GraphError {
     NotUtf8(PathBuf),
 }
 
+/// The `sysroot` to name beside the library `src`: only when `src` is the sysroot's own
+/// (`lib/rustlib/src/rust/library`, as rustup installs rust-src). Given a sysroot,
+/// rust-analyzer reads the library through that toolchain; with a library from elsewhere
+/// (Debian's rust-web-src for /usr/bin/rustc) it then lost `proc_macro` in the proc macros.
+pub fn sysroot_of(sysroot: &Path, src: &Path) -> Option<PathBuf> {
+    (src == sysroot.join("lib/rustlib/src/rust/library")).then(|| sysroot.to_path_buf())
+}
+
 fn path_str(p: &Path) -> Result<String, GraphError> {
     p.to_str()
         .map(str::to_string)
@@ -79,6 +87,26 @@ fn path_str(p: &Path) -> Result<String, GraphError> {
 impl CrateGraph {
     pub fn index_of(&self, name: &str) -> Option<usize> {
         self.crates.iter().position(|c| c.name == name)
+    }
+
+    /// Hands the Rust library to rust-analyzer as `sysroot_src` instead of listing its crates:
+    /// the `Role::Sysroot` crates and the dependencies on them go (rust-analyzer adds `core`,
+    /// `alloc`, `std` to every crate and `proc_macro` to proc macros, as rustc does), and
+    /// `sysroot` stays only when `src` is that sysroot's own library ([`sysroot_of`]).
+    /// rust-analyzer gives `core` its lang-crate role only when it loads the library itself.
+    pub fn library_as_sysroot_src(&mut self, sysroot: &Path, src: &Path) {
+        let library: Vec<String> = self
+            .crates
+            .iter()
+            .filter(|c| c.role == Role::Sysroot)
+            .map(|c| c.name.clone())
+            .collect();
+        self.crates.retain(|c| c.role != Role::Sysroot);
+        for c in &mut self.crates {
+            c.deps.retain(|d| !library.contains(d));
+        }
+        self.sysroot = sysroot_of(sysroot, src);
+        self.sysroot_src = Some(src.to_path_buf());
     }
 
     /// Keeps the crates `keep` says yes to plus every crate they depend on, in order.
@@ -179,6 +207,35 @@ mod tests {
             source: None,
             role,
         }
+    }
+
+    #[test]
+    fn library_goes_to_sysroot_src() {
+        let mut g = CrateGraph {
+            crates: vec![
+                spec("core", &[], Role::Sysroot),
+                spec("std", &["core"], Role::Sysroot),
+                spec("macros", &["std"], Role::Kernel),
+                spec("kernel", &["core", "macros"], Role::Kernel),
+            ],
+            sysroot: Some("/usr".into()),
+            sysroot_src: None,
+        };
+        g.library_as_sysroot_src(Path::new("/usr"), Path::new("/usr/src/rustc/library"));
+        let names: Vec<_> = g.crates.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["macros", "kernel"]);
+        assert_eq!(g.crates[1].deps, ["macros"]);
+        assert_eq!(g.sysroot, None);
+        assert_eq!(
+            g.sysroot_src.as_deref(),
+            Some(Path::new("/usr/src/rustc/library"))
+        );
+        let p = g.to_project_json(ProcMacroKey::OnlyTrue).unwrap();
+        assert_eq!(p.crates[1].deps[0].krate, 0);
+
+        let t = Path::new("/t");
+        let own = t.join("lib/rustlib/src/rust/library");
+        assert_eq!(sysroot_of(t, &own).as_deref(), Some(t));
     }
 
     #[test]

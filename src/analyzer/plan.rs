@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::graph::{CrateGraph, CrateSpec, ProcMacroKey, Role};
+use super::graph::{sysroot_of, CrateGraph, CrateSpec, ProcMacroKey, Role};
 use super::kernel::RUST_MODFILE;
 use crate::plan::{Plan, Step, StepKind};
 use crate::tree::Vintage;
@@ -43,17 +43,6 @@ pub struct Sysroot {
     pub sysroot: PathBuf,
     /// The library source (`RUST_LIB_SRC`).
     pub src: PathBuf,
-}
-
-impl Sysroot {
-    /// The `sysroot` the file names: only when the library is the sysroot's own
-    /// (`lib/rustlib/src/rust/library`, as rustup installs rust-src). Given a sysroot,
-    /// rust-analyzer reads the library through that toolchain; with a library from elsewhere
-    /// (Debian's rust-web-src for /usr/bin/rustc) it then lost `proc_macro` in the proc macros.
-    pub fn named(&self) -> Option<PathBuf> {
-        (self.src == self.sysroot.join("lib/rustlib/src/rust/library"))
-            .then(|| self.sysroot.clone())
-    }
 }
 
 /// How the vintage writes `is_proc_macro` (as [`super::kernel::KernelInputs`] does).
@@ -107,7 +96,7 @@ pub fn graph_from_plan(
     }
     Ok(CrateGraph {
         crates,
-        sysroot: sysroot.named(),
+        sysroot: sysroot_of(&sysroot.sysroot, &sysroot.src),
         sysroot_src: Some(sysroot.src.clone()),
     })
 }
@@ -337,16 +326,6 @@ mod tests {
         assert_eq!(p.crates[2].deps[0].krate, 1);
         assert_eq!(p.crates[0].is_proc_macro, Some(true));
         assert_eq!(p.crates[1].is_proc_macro, Some(false));
-    }
-
-    #[test]
-    fn the_sysroot_is_named_when_the_library_is_its_own() {
-        let s = Sysroot {
-            sysroot: "/t".into(),
-            src: "/t/lib/rustlib/src/rust/library".into(),
-        };
-        assert_eq!(s.named().as_deref(), Some(Path::new("/t")));
-        assert_eq!(sysroot().named(), None);
     }
 
     #[test]

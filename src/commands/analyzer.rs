@@ -27,6 +27,9 @@ pub struct AnalyzerOpts {
     pub extmod: Option<PathBuf>,
     /// Where to write (default: OBJTREE/rust-project.json, or EXTMOD/rust-project.json).
     pub output: Option<PathBuf>,
+    /// Give the Rust library as `sysroot_src` instead of the kernel script's explicit
+    /// core/alloc/std/proc_macro crates (what `--from-plan` always does).
+    pub sysroot_src: bool,
 }
 
 /// What `analyzer` produced.
@@ -320,6 +323,9 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
                 c.workspace_member = false;
             }
         }
+    }
+    if opts.sysroot_src {
+        graph.library_as_sysroot_src(&inputs.sysroot, &inputs.sysroot_src);
     }
     let text = graph.to_project_json(inputs.proc_macro_key())?.render();
     let path = match (&opts.output, &extmod) {
