@@ -314,24 +314,23 @@ fn example_tree_loads_cleanly_from_the_plan() {
         lines.join("\n")
     );
 
-    // The kernel-style file (what `make rust-analyzer` would write) for the same tree.
+    // The kernel-style file (what `make rust-analyzer` would write) for the same tree, and
+    // rust-analyzer's diagnostics for it.
     let intree = obj.path().join("intree");
     std::fs::create_dir_all(&intree).unwrap();
     let out = intree.join("rust-project.json");
-    rkbuild_with(
-        &[
-            "-q",
-            "analyzer",
-            "-S",
-            mk.to_str().unwrap(),
-            "-O",
-            obj.path().to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ],
-        &env,
-    );
-    let f = findings(&diagnostic_lines(&ra, &srv, &intree), None);
+    let in_tree = |extra: &[&str]| {
+        let args = ["-q", "analyzer", "-S", mk.to_str().unwrap(), "-O"];
+        let args: Vec<&str> = args
+            .iter()
+            .copied()
+            .chain([obj.path().to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .chain(extra.iter().copied())
+            .collect();
+        rkbuild_with(&args, &env);
+        diagnostic_lines(&ra, &srv, &intree)
+    };
+    let f = findings(&in_tree(&[]), None);
     eprintln!("in-tree: {f:#?}");
     // It lists every driver a Makefile names, so the switched-off rust_unused is there and
     // its `compile_error!` fires: the reason --from-plan exists.
@@ -346,21 +345,7 @@ fn example_tree_loads_cleanly_from_the_plan() {
     // With the library as sysroot_src, rust-analyzer knows core's lang items: no error is
     // left but the switched-off driver's (the kernel-style file has str/bool/pointer methods
     // unresolved, E0599).
-    rkbuild_with(
-        &[
-            "-q",
-            "analyzer",
-            "--sysroot-src",
-            "-S",
-            mk.to_str().unwrap(),
-            "-O",
-            obj.path().to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ],
-        &env,
-    );
-    let lines = diagnostic_lines(&ra, &srv, &intree);
+    let lines = in_tree(&["--sysroot-src"]);
     let errors: Vec<&String> = lines
         .iter()
         .filter(|l| l.contains(": Error ") && !l.starts_with("at crate rust_unused,"))
