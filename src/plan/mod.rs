@@ -530,6 +530,15 @@ fn exports_step(obj_step: &str, header: &str) -> Step {
     s
 }
 
+/// The flags the bindings and uapi bindgen runs share.
+const BINDGEN_PARAMETERS: &str = "rust/bindgen_parameters";
+
+/// A bindgen run with the flags of `rust/bindgen_parameters`, which it then depends on.
+fn parameters_bindgen(inp: &Inputs, params: &[String], header: &str, output: &str) -> Step {
+    let file = format!("{}/{BINDGEN_PARAMETERS}", inp.ctx.srctree);
+    bindgen_step(inp, header, output, params.to_vec(), vec![], vec![file])
+}
+
 fn bindgen_step(
     inp: &Inputs,
     input_rel: &str,
@@ -639,15 +648,12 @@ fn steps_6_12(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
     }
 
     // Bindings: bindgen over the C headers, then the crates that include the output.
-    let params_rel = "rust/bindgen_parameters";
-    let params = read_bindgen_parameters(inp, params_rel, "6.12")?;
-    let mut b = bindgen_step(
+    let params = read_bindgen_parameters(inp, BINDGEN_PARAMETERS, "6.12")?;
+    let mut b = parameters_bindgen(
         inp,
+        &params,
         "rust/bindings/bindings_helper.h",
         "rust/bindings/bindings_generated.rs",
-        params.clone(),
-        vec![],
-        vec![src(params_rel)],
     );
     b.post.push(PostStep::RenameConstHelpers);
     steps.push(b);
@@ -680,13 +686,11 @@ fn steps_6_12(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
         steps.push(h);
         bindings_deps.push("rust/bindings/bindings_helpers_generated.rs".into());
     }
-    steps.push(bindgen_step(
+    steps.push(parameters_bindgen(
         inp,
+        &params,
         "rust/uapi/uapi_helper.h",
         "rust/uapi/uapi_generated.rs",
-        params,
-        vec![],
-        vec![src(params_rel)],
     ));
     let ext = |names: &[&str]| -> Vec<String> {
         names
@@ -804,15 +808,12 @@ fn steps_2021(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
     proc_macro_command(&mut s, inp, &args, clippy, Compiler::Rustc);
     steps.push(s);
 
-    let params_rel = "rust/bindgen_parameters";
-    let params = read_bindgen_parameters(inp, params_rel, "2021")?;
-    let mut b = bindgen_step(
+    let params = read_bindgen_parameters(inp, BINDGEN_PARAMETERS, "2021")?;
+    let mut b = parameters_bindgen(
         inp,
+        &params,
         "rust/kernel/bindings_helper.h",
         "rust/bindings_generated.rs",
-        params,
-        vec![],
-        vec![src(params_rel)],
     );
     // 2021 passed no depfile flag of its own to bindgen.
     b.depfile = None;
