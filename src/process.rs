@@ -137,6 +137,34 @@ impl Process {
             .with_context(|| format!("cannot run `{}`", self.program.to_string_lossy()))
     }
 
+    /// As [`Process::status_inherit`], but this process ignores SIGINT and SIGQUIT while it
+    /// waits, as `system(3)` does: a Ctrl-C reaches the whole foreground process group, and
+    /// the caller must outlive the child to finish its work (the wrapper's log line). The
+    /// child starts with the dispositions this process had.
+    #[cfg(unix)]
+    pub fn status_inherit_shielded(&self) -> anyhow::Result<ExitStatus> {
+        use std::os::unix::process::CommandExt as _;
+        const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGQUIT];
+        // SAFETY: signal(2) only swaps dispositions; it is async-signal-safe, so the child may
+        // call it between fork and exec.
+        let old = SIGNALS.map(|s| unsafe { libc::signal(s, libc::SIG_IGN) });
+        let mut c = self.command();
+        unsafe {
+            c.pre_exec(move || {
+                for (s, h) in SIGNALS.iter().zip(old) {
+                    libc::signal(*s, h);
+                }
+                Ok(())
+            });
+        }
+        let r = c.status();
+        for (s, h) in SIGNALS.iter().zip(old) {
+            // SAFETY: as above.
+            unsafe { libc::signal(*s, h) };
+        }
+        r.with_context(|| format!("cannot run `{}`", self.program.to_string_lossy()))
+    }
+
     /// Replaces the current process image (Unix `exec`); returns only on failure.
     #[cfg(unix)]
     pub fn exec_replace(&self) -> std::io::Error {

@@ -162,10 +162,11 @@ fn stdio_bytes_pass_through() {
     }
 }
 
-/// Death by signal N comes back as 128+N when the wrapper waits (with a log); without a log
-/// the compiler replaces the wrapper, so the caller sees the signal itself.
+/// Death by signal N: the log records status 128+N and the signal, and the caller sees the
+/// wrapper die by the same signal, with a log (it re-raises) or without (the compiler replaced
+/// it).
 #[test]
-fn signal_becomes_128_plus_n() {
+fn death_by_signal_is_passed_on() {
     use std::os::unix::process::ExitStatusExt as _;
     let d = tempfile::tempdir().unwrap();
     let script = d.path().join("dies");
@@ -176,12 +177,43 @@ fn signal_becomes_128_plus_n() {
         wrapped(d.path(), script.to_str().unwrap(), &[], Some(&log)),
         b"",
     );
-    assert_eq!(o.status.code(), Some(128 + 15));
+    assert_eq!(o.status.signal(), Some(15));
     let l = log_lines(&log);
     assert_eq!(l[0]["status"], 143);
     assert_eq!(l[0]["signal"], 15);
     let o = run(wrapped(d.path(), script.to_str().unwrap(), &[], None), b"");
     assert_eq!(o.status.signal(), Some(15));
+}
+
+/// Ctrl-C at the terminal reaches the whole process group: the compiler dies of SIGINT, the
+/// wrapper still writes its log line, then dies of SIGINT too, as make expects.
+#[test]
+fn ctrl_c_keeps_the_log_line() {
+    use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
+    let d = tempfile::tempdir().unwrap();
+    let script = d.path().join("slow");
+    std::fs::write(&script, "#!/bin/sh\ntouch started\nexec sleep 30\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let log = d.path().join("l.jsonl");
+    let mut c = wrapped(d.path(), script.to_str().unwrap(), &["-vV"], Some(&log));
+    c.process_group(0);
+    let mut child = c.spawn().unwrap();
+    let pgid = child.id() as i32;
+    // Wait until the compiler runs in the group, then interrupt the group.
+    let started = d.path().join("started");
+    let t0 = std::time::Instant::now();
+    while !started.exists() {
+        assert!(t0.elapsed().as_secs() < 10, "the compiler never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: signalling the test's own child process group.
+    assert_eq!(unsafe { libc::kill(-pgid, libc::SIGINT) }, 0);
+    let st = child.wait().unwrap();
+    assert_eq!(st.signal(), Some(libc::SIGINT), "{st:?}");
+    let l = log_lines(&log);
+    assert_eq!(l.len(), 1, "{l:?}");
+    assert_eq!(l[0]["signal"], libc::SIGINT);
+    assert_eq!(l[0]["status"], 128 + libc::SIGINT);
 }
 
 /// 8 threads × 25 calls with 40 KiB command lines into one log: every line whole, none lost.

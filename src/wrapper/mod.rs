@@ -193,7 +193,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0);
     let t = Instant::now();
-    let (status, signal) = exit_code(proc.status_inherit(), &plan.program);
+    #[cfg(unix)]
+    let st = proc.status_inherit_shielded();
+    #[cfg(not(unix))]
+    let st = proc.status_inherit();
+    let (status, signal) = exit_code(st, &plan.program);
     let duration_ms = t.elapsed().as_secs_f64() * 1000.0;
     let sargs = lossy(&args);
     let a = args::parse(&sargs);
@@ -227,10 +231,31 @@ pub fn run(args: Vec<OsString>) -> i32 {
             plan.log.as_ref().unwrap().display()
         ));
     }
+    #[cfg(unix)]
+    if let Some(sig) = signal {
+        die_by(sig);
+    }
     status
 }
 
-/// A child's status as a shell reports it (signal N → 128+N).
+/// Dies by `sig`, as the compiler did, so the caller (make) sees the same death as without a
+/// log, when the compiler replaces the wrapper. No core file: the compiler wrote its own.
+#[cfg(unix)]
+fn die_by(sig: i32) {
+    let none = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: plain system calls on this process; if `raise` returns (a signal that does not
+    // kill), the caller exits with 128+N.
+    unsafe {
+        libc::setrlimit(libc::RLIMIT_CORE, &none);
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+}
+
+/// A child's status as a shell reports it (signal N → 128+N, for the log).
 fn exit_code(st: anyhow::Result<std::process::ExitStatus>, program: &Path) -> (i32, Option<i32>) {
     match st {
         Ok(s) => {
