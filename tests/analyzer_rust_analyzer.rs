@@ -176,14 +176,23 @@ fn fixture_module_resolves_the_kernel_crates() {
         f.macro_failures.join("\n")
     );
 
-    // Negative control: without its `kernel` dependency the same module must show unresolved
-    // imports, so the check above is not blind.
-    let path = m.path().join("rust-project.json");
+    // Negative control: the check above is not blind.
+    unresolved_without_kernel(&ra, &srv, m.path());
+}
+
+/// Negative control: with `rust_hello`'s `kernel` dependency removed from DIR's
+/// rust-project.json, rust-analyzer must report unresolved imports in it.
+fn unresolved_without_kernel(ra: &str, srv: &Path, dir: &Path) {
+    let path = dir.join("rust-project.json");
     let mut p = ProjectJson::parse(&common::read(&path)).unwrap();
-    let hello = p.crates.last_mut().unwrap();
+    let hello = p
+        .crates
+        .iter_mut()
+        .find(|c| c.display_name.as_deref() == Some("rust_hello"))
+        .unwrap();
     hello.deps.retain(|d| d.name != "kernel");
     std::fs::write(&path, p.render()).unwrap();
-    let f = diagnostics(&ra, &srv, m.path(), "rust_hello");
+    let f = diagnostics(ra, srv, dir, "rust_hello");
     assert!(
         !f.unresolved_imports.is_empty(),
         "rust-analyzer found no unresolved import without the kernel crate: {f:#?}"
@@ -357,17 +366,5 @@ fn example_tree_loads_cleanly_from_the_plan() {
     );
 
     // Negative control: without `kernel`, rust_hello's imports must show as unresolved.
-    let mut p = p;
-    let hello = p
-        .crates
-        .iter_mut()
-        .find(|c| c.display_name.as_deref() == Some("rust_hello"))
-        .unwrap();
-    hello.deps.retain(|d| d.name != "kernel");
-    std::fs::write(&path, p.render()).unwrap();
-    let f = diagnostics(&ra, &srv, obj.path(), "rust_hello");
-    assert!(
-        !f.unresolved_imports.is_empty(),
-        "rust-analyzer found no unresolved import without the kernel crate: {f:#?}"
-    );
+    unresolved_without_kernel(&ra, &srv, obj.path());
 }

@@ -20,6 +20,14 @@ fn link(dir: &Path) -> PathBuf {
     l
 }
 
+/// An executable shell script standing in for the compiler.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, body).unwrap();
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    p
+}
+
 fn run(mut c: Command, stdin: &[u8]) -> Output {
     c.stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -147,9 +155,11 @@ fn kbuild_probes_are_transparent() {
 #[test]
 fn stdio_bytes_pass_through() {
     let d = tempfile::tempdir().unwrap();
-    let script = d.path().join("echo-both");
-    std::fs::write(&script, "#!/bin/sh\ntee /dev/stderr\nexit 7\n").unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = script(
+        d.path(),
+        "echo-both",
+        "#!/bin/sh\ntee /dev/stderr\nexit 7\n",
+    );
     let bytes: Vec<u8> = (0..=255u8).cycle().take(300_000).collect();
     for l in [None, Some(d.path().join("l.jsonl"))] {
         let o = run(
@@ -169,9 +179,7 @@ fn stdio_bytes_pass_through() {
 fn death_by_signal_is_passed_on() {
     use std::os::unix::process::ExitStatusExt as _;
     let d = tempfile::tempdir().unwrap();
-    let script = d.path().join("dies");
-    std::fs::write(&script, "#!/bin/sh\nkill -TERM $$\n").unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = script(d.path(), "dies", "#!/bin/sh\nkill -TERM $$\n");
     let log = d.path().join("l.jsonl");
     let o = run(
         wrapped(d.path(), script.to_str().unwrap(), &[], Some(&log)),
@@ -191,9 +199,11 @@ fn death_by_signal_is_passed_on() {
 fn ctrl_c_keeps_the_log_line() {
     use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
     let d = tempfile::tempdir().unwrap();
-    let script = d.path().join("slow");
-    std::fs::write(&script, "#!/bin/sh\ntouch started\nexec sleep 30\n").unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let script = script(
+        d.path(),
+        "slow",
+        "#!/bin/sh\ntouch started\nexec sleep 30\n",
+    );
     let log = d.path().join("l.jsonl");
     let mut c = wrapped(d.path(), script.to_str().unwrap(), &["-vV"], Some(&log));
     c.process_group(0);
@@ -307,13 +317,8 @@ fn path_search_skips_itself() {
     );
 
     // A rustc script that calls the wrapper again: stopped, not looping.
-    let script = d.path().join("loop");
-    std::fs::write(
-        &script,
-        format!("#!/bin/sh\nexec {} \"$@\"\n", link(d.path()).display()),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let body = format!("#!/bin/sh\nexec {} \"$@\"\n", link(d.path()).display());
+    let script = script(d.path(), "loop", &body);
     let o = run(
         wrapped(d.path(), script.to_str().unwrap(), &["-V"], None),
         b"",
