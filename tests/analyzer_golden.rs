@@ -87,11 +87,59 @@ fn objtree_for(theirs: &ProjectJson) -> tempfile::TempDir {
         .find(|c| c.display_name.as_deref() == Some("kernel"))
         .unwrap();
     let d = tempfile::tempdir().unwrap();
-    let gen = d.path().join("include/generated");
-    std::fs::create_dir_all(&gen).unwrap();
     let text: String = kernel.cfg.iter().map(|c| format!("--cfg={c}\n")).collect();
-    std::fs::write(gen.join("rustc_cfg"), text).unwrap();
+    write_rustc_cfg(d.path(), &text);
     d
+}
+
+/// What `rkbuild config` leaves for the analyzer: `include/generated/rustc_cfg` in `obj`.
+fn write_rustc_cfg(obj: &Path, text: &str) {
+    let gen = obj.join("include/generated");
+    std::fs::create_dir_all(&gen).unwrap();
+    std::fs::write(gen.join("rustc_cfg"), text).unwrap();
+}
+
+/// The kernel's rust-project.json for `vintage` with this machine's paths (and `extra`
+/// placeholders) filled in, and an objtree holding the cfgs it was made with. Our renderer
+/// gives the kernel's bytes for the kernel's data.
+fn theirs_and_objtree(
+    vintage: &str,
+    src: &Path,
+    tc: &Toolchain,
+    extra: &[(&str, String)],
+) -> (ProjectJson, tempfile::TempDir) {
+    let probe = oracle(vintage, &[]);
+    let obj = objtree_for(&ProjectJson::parse(&probe).unwrap());
+    let mut subst = vec![
+        (
+            "$SRCTREE",
+            src.canonicalize().unwrap().display().to_string(),
+        ),
+        (
+            "$OBJTREE",
+            obj.path().canonicalize().unwrap().display().to_string(),
+        ),
+        ("$RUST_LIB_SRC", tc.lib.display().to_string()),
+    ];
+    subst.extend(extra.iter().cloned());
+    let theirs_text = oracle(vintage, &subst);
+    let theirs = ProjectJson::parse(&theirs_text).unwrap();
+    assert_eq!(theirs.render(), theirs_text);
+    (theirs, obj)
+}
+
+fn display_names(p: &ProjectJson) -> Vec<String> {
+    p.crates
+        .iter()
+        .map(|c| c.display_name.clone().unwrap())
+        .collect()
+}
+
+/// Options for `--extmod m`.
+fn extmod_opts(src: &Path, obj: &Path, tc: &Toolchain, m: &Path) -> AnalyzerOpts {
+    let mut o = opts(src, obj, tc);
+    o.extmod = Some(m.to_path_buf());
+    o
 }
 
 /// Every crate equal: the fixed part in the same order; host programs and drivers (the kernel
@@ -143,23 +191,7 @@ fn assert_same_crates(ours: &ProjectJson, theirs: &ProjectJson, fixed: usize) {
 fn linux_6_12_equals_make_rust_analyzer() {
     let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
     let tc = rustc_185();
-    let probe = oracle("6.12", &[]);
-    let obj = objtree_for(&ProjectJson::parse(&probe).unwrap());
-    let subst = [
-        (
-            "$SRCTREE",
-            src.canonicalize().unwrap().display().to_string(),
-        ),
-        (
-            "$OBJTREE",
-            obj.path().canonicalize().unwrap().display().to_string(),
-        ),
-        ("$RUST_LIB_SRC", tc.lib.display().to_string()),
-    ];
-    let theirs_text = oracle("6.12", &subst);
-    let theirs = ProjectJson::parse(&theirs_text).unwrap();
-    // Our renderer gives the kernel's bytes for the kernel's data.
-    assert_eq!(theirs.render(), theirs_text);
+    let (theirs, obj) = theirs_and_objtree("6.12", &src, &tc, &[]);
 
     let g = analyzer::generate(&opts(&src, obj.path(), &tc)).unwrap();
     let ours = ProjectJson::parse(&g.text).unwrap();
@@ -173,23 +205,7 @@ fn linux_6_12_equals_make_rust_analyzer() {
 fn linux_7_3_equals_make_rust_analyzer() {
     let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_73"));
     let tc = rustc_195();
-    let probe = oracle("7.3", &[]);
-    let obj = objtree_for(&ProjectJson::parse(&probe).unwrap());
-    let subst = [
-        (
-            "$SRCTREE",
-            src.canonicalize().unwrap().display().to_string(),
-        ),
-        (
-            "$OBJTREE",
-            obj.path().canonicalize().unwrap().display().to_string(),
-        ),
-        ("$RUST_LIB_SRC", tc.lib.display().to_string()),
-        ("$SYSROOT", sysroot(&tc.rustc)),
-    ];
-    let theirs_text = oracle("7.3", &subst);
-    let theirs = ProjectJson::parse(&theirs_text).unwrap();
-    assert_eq!(theirs.render(), theirs_text);
+    let (theirs, obj) = theirs_and_objtree("7.3", &src, &tc, &[("$SYSROOT", sysroot(&tc.rustc))]);
 
     let g = analyzer::generate(&opts(&src, obj.path(), &tc)).unwrap();
     let ours = ProjectJson::parse(&g.text).unwrap();
@@ -218,6 +234,20 @@ fn linux_7_3_equals_make_rust_analyzer() {
     }
 }
 
+/// `rkbuild ARGS -S src -O obj` with the toolchain in RUSTC and RUST_LIB_SRC, as a user runs it.
+fn rkbuild_cli(args: &[&str], src: &Path, obj: &Path, tc: &Toolchain) -> rkbuild::process::Output {
+    Process::new(env!("CARGO_BIN_EXE_rkbuild"))
+        .args(args)
+        .arg("-S")
+        .arg(src)
+        .arg("-O")
+        .arg(obj)
+        .env("RUSTC", &tc.rustc)
+        .env("RUST_LIB_SRC", &tc.lib)
+        .output()
+        .unwrap()
+}
+
 /// `rkbuild config` from the oracle's .config, then `rkbuild analyzer`: the whole path a user
 /// takes. The cfgs are the kernel's rustc_cfg lines (compared as a set: kconfig writes them in
 /// hash order).
@@ -227,27 +257,14 @@ fn config_then_analyzer_on_6_12() {
     let tc = rustc_185();
     let obj = tempfile::tempdir().unwrap();
     let config = common::oracle("linux-6.12/x86_64-defconfig-rust/config");
-    let status = Process::new(env!("CARGO_BIN_EXE_rkbuild"))
-        .args(["-q", "config", "--config"])
-        .arg(&config)
-        .arg("-S")
-        .arg(&src)
-        .arg("-O")
-        .arg(obj.path())
-        .env("RUSTC", &tc.rustc)
-        .env("RUST_LIB_SRC", &tc.lib)
-        .output()
-        .unwrap();
+    let status = rkbuild_cli(
+        &["-q", "config", "--config", config.to_str().unwrap()],
+        &src,
+        obj.path(),
+        &tc,
+    );
     assert!(status.success(), "{}", status.stderr);
-    let out = Process::new(env!("CARGO_BIN_EXE_rkbuild"))
-        .args(["analyzer", "-S"])
-        .arg(&src)
-        .arg("-O")
-        .arg(obj.path())
-        .env("RUSTC", &tc.rustc)
-        .env("RUST_LIB_SRC", &tc.lib)
-        .output()
-        .unwrap();
+    let out = rkbuild_cli(&["analyzer"], &src, obj.path(), &tc);
     assert!(out.success(), "{}", out.stderr);
     assert!(out.stdout.contains("  GEN     "), "{}", out.stdout);
     let ours = ProjectJson::parse(&common::read(&obj.path().join("rust-project.json"))).unwrap();
@@ -273,13 +290,12 @@ fn output_is_stable_and_written_only_when_changed() {
     let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
     let tc = rustc_185();
     let obj = tempfile::tempdir().unwrap();
-    let gen = obj.path().join("include/generated");
-    std::fs::create_dir_all(&gen).unwrap();
-    std::fs::copy(
-        common::oracle("linux-6.12/x86_64-defconfig-rust/rustc_cfg"),
-        gen.join("rustc_cfg"),
-    )
-    .unwrap();
+    write_rustc_cfg(
+        obj.path(),
+        &common::read(&common::oracle(
+            "linux-6.12/x86_64-defconfig-rust/rustc_cfg",
+        )),
+    );
     let o = opts(&src, obj.path(), &tc);
     let first = analyzer::run(&o).unwrap();
     assert_eq!(first.status, WriteOutcome::Created);
@@ -316,30 +332,17 @@ fn out_of_tree_module_gets_its_crates_and_the_kernel_ones() {
     let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
     let tc = rustc_185();
     let obj = tempfile::tempdir().unwrap();
-    let gen = obj.path().join("include/generated");
-    std::fs::create_dir_all(&gen).unwrap();
-    std::fs::write(
-        gen.join("rustc_cfg"),
-        "--cfg=CONFIG_RUST\n--cfg=CONFIG_RUST=\"y\"\n",
-    )
-    .unwrap();
+    write_rustc_cfg(obj.path(), "--cfg=CONFIG_RUST\n--cfg=CONFIG_RUST=\"y\"\n");
     let m = tempfile::tempdir().unwrap();
     copy_dir(&fixture(), m.path());
-    let mut o = opts(&src, obj.path(), &tc);
-    o.extmod = Some(m.path().to_path_buf());
-    let r = analyzer::run(&o).unwrap();
+    let r = analyzer::run(&extmod_opts(&src, obj.path(), &tc, m.path())).unwrap();
     assert_eq!(
         r.path,
         m.path().canonicalize().unwrap().join("rust-project.json")
     );
     let p = ProjectJson::parse(&common::read(&r.path)).unwrap();
-    let names: Vec<_> = p
-        .crates
-        .iter()
-        .map(|c| c.display_name.clone().unwrap())
-        .collect();
     assert_eq!(
-        names,
+        display_names(&p),
         [
             "core",
             "alloc",
@@ -425,13 +428,8 @@ fn seeds_2021_layout() {
     let tc = rustc_185();
     let g = analyzer::generate(&opts(t, t, &tc)).unwrap();
     let p = ProjectJson::parse(&g.text).unwrap();
-    let names: Vec<_> = p
-        .crates
-        .iter()
-        .map(|c| c.display_name.clone().unwrap())
-        .collect();
     assert_eq!(
-        names,
+        display_names(&p),
         [
             "core",
             "compiler_builtins",
@@ -486,9 +484,7 @@ fn bad_input_is_refused_and_nothing_is_written() {
     );
 
     // Missing rust-src.
-    let gen = obj.path().join("include/generated");
-    std::fs::create_dir_all(&gen).unwrap();
-    std::fs::write(gen.join("rustc_cfg"), "--cfg=CONFIG_RUST\n").unwrap();
+    write_rustc_cfg(obj.path(), "--cfg=CONFIG_RUST\n");
     let mut o = opts(&src, obj.path(), &tc);
     o.tree.tools.rust_lib_src = Some("/nonexistent/library".into());
     let e = err(&o, &out);
@@ -502,9 +498,10 @@ fn bad_input_is_refused_and_nothing_is_written() {
     std::fs::write(m.path().join("Kbuild"), "obj-m := cmod.o\n").unwrap();
     std::fs::write(m.path().join("cmod.c"), "").unwrap();
     std::fs::write(m.path().join("stray.rs"), "").unwrap();
-    let mut o = opts(&src, obj.path(), &tc);
-    o.extmod = Some(m.path().to_path_buf());
-    let e = err(&o, &m.path().join("rust-project.json"));
+    let e = err(
+        &extmod_opts(&src, obj.path(), &tc, m.path()),
+        &m.path().join("rust-project.json"),
+    );
     assert!(
         e.contains("has no Rust module") && e.contains("fix: "),
         "{e}"
@@ -514,9 +511,10 @@ fn bad_input_is_refused_and_nothing_is_written() {
     let m = tempfile::tempdir().unwrap();
     std::fs::write(m.path().join("rust_hello.rs"), "").unwrap();
     std::fs::create_dir(m.path().join("Makefile")).unwrap();
-    let mut o = opts(&src, obj.path(), &tc);
-    o.extmod = Some(m.path().to_path_buf());
-    let e = err(&o, &m.path().join("rust-project.json"));
+    let e = err(
+        &extmod_opts(&src, obj.path(), &tc, m.path()),
+        &m.path().join("rust-project.json"),
+    );
     assert!(e.contains("cannot read") && e.contains("Makefile"), "{e}");
 
     // --from-plan without a configuration to plan from.

@@ -191,25 +191,32 @@ fn real_6_12_plan_matches_the_kernels_commands() {
     );
 }
 
-#[test]
-fn missing_rust_src_is_explained_and_nothing_is_written() {
-    let obj = tempfile::tempdir().unwrap();
+/// `rkbuild build` of the example tree's x86_64 config into `obj`, with the tool environment's
+/// `var` set to `value`: whether it succeeded, and its stderr.
+fn build_example_with(obj: &Path, var: &str, value: &str) -> (bool, String) {
     let src = common::minikernel();
     let mut env = common::build_env_185();
-    env.retain(|(k, _)| k != "RUST_LIB_SRC");
-    env.push(("RUST_LIB_SRC".into(), "/nonexistent/library".into()));
+    env.retain(|(k, _)| k != var);
+    env.push((var.into(), value.into()));
     let (ok, _, err) = rkbuild(
         &[
             "build",
             "-S",
             &s(&src),
             "-O",
-            &s(obj.path()),
+            &s(obj),
             "--config",
             &s(&src.join("configs/x86_64.config")),
         ],
         &env,
     );
+    (ok, err)
+}
+
+#[test]
+fn missing_rust_src_is_explained_and_nothing_is_written() {
+    let obj = tempfile::tempdir().unwrap();
+    let (ok, err) = build_example_with(obj.path(), "RUST_LIB_SRC", "/nonexistent/library");
     assert!(!ok);
     assert!(
         err.contains("/nonexistent/library/core/src/lib.rs"),
@@ -222,22 +229,7 @@ fn missing_rust_src_is_explained_and_nothing_is_written() {
 #[test]
 fn missing_bindgen_is_named() {
     let obj = tempfile::tempdir().unwrap();
-    let src = common::minikernel();
-    let mut env = common::build_env_185();
-    env.retain(|(k, _)| k != "BINDGEN");
-    env.push(("BINDGEN".into(), "/nonexistent/bindgen".into()));
-    let (ok, _, err) = rkbuild(
-        &[
-            "build",
-            "-S",
-            &s(&src),
-            "-O",
-            &s(obj.path()),
-            "--config",
-            &s(&src.join("configs/x86_64.config")),
-        ],
-        &env,
-    );
+    let (ok, err) = build_example_with(obj.path(), "BINDGEN", "/nonexistent/bindgen");
     assert!(!ok);
     assert!(err.contains("`/nonexistent/bindgen`"), "{err}");
     assert!(err.contains("fix:"), "{err}");

@@ -402,8 +402,9 @@ fn vintage_is_detected_from_the_real_612_tree() {
         .contains("layout"));
 }
 
-#[test]
-fn doctor_with_the_real_toolchain() {
+/// `rkbuild doctor --kbuild 6.12` with the real toolchain: Debian's rustc 1.85 and its library
+/// source, bindgen and libclang 14.
+fn doctor_612_real() -> Command {
     let mut c = rkbuild();
     c.args(["doctor", "--kbuild", "6.12", "--rustc", &rustc185()])
         .args(["--bindgen", &common::tool_env("RKBUILD_TEST_BINDGEN")])
@@ -411,8 +412,14 @@ fn doctor_with_the_real_toolchain() {
         .env(
             "LIBCLANG_PATH",
             common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
-        )
-        .args(["--message-format", "json"]);
+        );
+    c
+}
+
+#[test]
+fn doctor_with_the_real_toolchain() {
+    let mut c = doctor_612_real();
+    c.args(["--message-format", "json"]);
     let out = c.assert().success().get_output().stdout.clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["ok"], true, "{v:#}");
@@ -455,16 +462,8 @@ fn doctor_failures_say_how_to_fix() {
 #[test]
 fn doctor_warns_when_cc_and_libclang_differ() {
     // CC=clang-14 is the same LLVM as bindgen's libclang 14: the kernel prints no warning.
-    let mut c = rkbuild();
-    c.args(["doctor", "--kbuild", "6.12", "--rustc", &rustc185()])
-        .args(["--bindgen", &common::tool_env("RKBUILD_TEST_BINDGEN")])
-        .args(["--rust-lib-src", &common::tool_env("RKBUILD_TEST_LIB_185")])
-        .env(
-            "LIBCLANG_PATH",
-            common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
-        )
-        .env("CC", "clang-14")
-        .args(["--message-format", "json"]);
+    let mut c = doctor_612_real();
+    c.env("CC", "clang-14").args(["--message-format", "json"]);
     let out = c.assert().success().get_output().stdout.clone();
     let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let checks = v["report"]["checks"].as_array().unwrap();

@@ -301,82 +301,73 @@ fn run_cell(v: &Variant, c: &Compiler) -> Result<String, String> {
             "--print cfg lacks target_endian={want_endian}:\n{cfgs}"
         ));
     }
-    let common = s(&[
-        "-Cpanic=abort",
-        "-Copt-level=2",
-        "-Ccodegen-units=1",
-        "-Cembed-bitcode=n",
-        "--sysroot=/dev/null",
-    ]);
+    // Every crate of a cell: the target's arguments, then the same codegen options.
+    let build = |crate_args: &[&str]| {
+        let mut a = targs.clone();
+        a.extend(s(&[
+            "-Cpanic=abort",
+            "-Copt-level=2",
+            "-Ccodegen-units=1",
+            "-Cembed-bitcode=n",
+            "--sysroot=/dev/null",
+        ]));
+        a.extend(s(crate_args));
+        rustc(c, d, &a)
+    };
     let mut done = vec!["print-cfg".to_string()];
     let probe_obj = match &c.lib {
         Some(lib) => {
-            let mut a = targs.clone();
-            a.extend(common.clone());
-            a.extend(s(&[
-                edition(c),
-                "--cfg=no_fp_fmt_parse",
-                "--crate-type=rlib",
-                "--crate-name=core",
-                "--emit=obj=core.o,metadata=libcore.rmeta",
-            ]));
-            a.push(lib.join("core/src/lib.rs").display().to_string());
-            rustc(c, d, &a)?;
-            check_elf(v, &config, &d.join("core.o"), false)?;
+            // A crate of the library source, checked as the object the kernel links.
+            let build_lib = |name: &str, cfg: &str, extra: &[&str]| {
+                let crate_name = format!("--crate-name={name}");
+                let emit = format!("--emit=obj={name}.o,metadata=lib{name}.rmeta");
+                let src = lib.join(name).join("src/lib.rs").display().to_string();
+                let mut a = vec![
+                    edition(c),
+                    cfg,
+                    "--crate-type=rlib",
+                    crate_name.as_str(),
+                    &emit,
+                ];
+                a.extend(extra);
+                a.push(&src);
+                build(&a)?;
+                check_elf(v, &config, &d.join(format!("{name}.o")), false)
+            };
+            build_lib("core", "--cfg=no_fp_fmt_parse", &[])?;
             done.push("core".into());
             // The kernel's rust/compiler_builtins.rs: a marker crate (the intrinsics come from C).
             std::fs::write(d.join("compiler_builtins.rs"), COMPILER_BUILTINS).unwrap();
-            let mut a = targs.clone();
-            a.extend(common.clone());
-            a.extend(s(&[
+            build(&[
                 "--edition=2021",
                 "--crate-type=rlib",
                 "--crate-name=compiler_builtins",
                 "--emit=obj=compiler_builtins.o,metadata=libcompiler_builtins.rmeta",
                 "-L.",
                 "compiler_builtins.rs",
-            ]));
-            rustc(c, d, &a)?;
+            ])?;
             if v.name == "x86_64" {
-                let mut a = targs.clone();
-                a.extend(common.clone());
-                a.extend(s(&[
-                    edition(c),
-                    "--cfg=no_global_oom_handling",
-                    "--crate-type=rlib",
-                    "--crate-name=alloc",
-                    "--emit=obj=alloc.o,metadata=liballoc.rmeta",
-                    "-L.",
-                ]));
-                a.push(lib.join("alloc/src/lib.rs").display().to_string());
-                rustc(c, d, &a)?;
-                check_elf(v, &config, &d.join("alloc.o"), false)?;
+                build_lib("alloc", "--cfg=no_global_oom_handling", &["-L."])?;
                 done.push("alloc".into());
             }
             std::fs::write(d.join("probe.rs"), PROBE).unwrap();
-            let mut a = targs.clone();
-            a.extend(common.clone());
-            a.extend(s(&[
+            build(&[
                 "--edition=2021",
                 "--crate-type=rlib",
                 "--emit=obj=probe.o",
                 "-L.",
                 "probe.rs",
-            ]));
-            rustc(c, d, &a)?;
+            ])?;
             "probe.o"
         }
         None => {
             std::fs::write(d.join("probe.rs"), no_core_probe(c.info.at_least(1, 89, 0))).unwrap();
-            let mut a = targs.clone();
-            a.extend(common.clone());
-            a.extend(s(&[
+            build(&[
                 "--edition=2021",
                 "--crate-type=rlib",
                 "--emit=obj=probe.o",
                 "probe.rs",
-            ]));
-            rustc(c, d, &a)?;
+            ])?;
             "probe.o"
         }
     };

@@ -5,7 +5,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use assert_cmd::Command as Cmd;
 
@@ -86,6 +86,18 @@ fn rustc_accepts(rustc: &str, spec: &Path) -> Result<(), String> {
     }
 }
 
+/// `rkbuild target ARGS FILE --rustc RUSTC`, run to the end.
+fn rkbuild_target(args: &[&str], file: &Path, rustc: &str) -> Output {
+    Cmd::cargo_bin("rkbuild")
+        .unwrap()
+        .arg("target")
+        .args(args)
+        .arg(file)
+        .args(["--rustc", rustc])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_patch_has_eight_specs() {
     let names: Vec<String> = seed_specs().into_iter().map(|(n, _)| n).collect();
@@ -107,13 +119,7 @@ fn every_seed_spec_upgrades_for_every_compiler() {
             let file = dir.path().join(format!("{arch}-{stem}-{cname}.json"));
             std::fs::write(&file, body).unwrap();
             // The old file is not clean in any of them (1.85 warns, 1.95 refuses).
-            let before = Cmd::cargo_bin("rkbuild")
-                .unwrap()
-                .args(["target", "check"])
-                .arg(&file)
-                .args(["--rustc", &rustc])
-                .output()
-                .unwrap();
+            let before = rkbuild_target(&["check"], &file, &rustc);
             if before.status.code() != Some(1) {
                 failures.push(format!(
                     "{name} × {cname}: check of the old spec exited {:?}\n{}",
@@ -122,13 +128,7 @@ fn every_seed_spec_upgrades_for_every_compiler() {
                 ));
                 continue;
             }
-            let up = Cmd::cargo_bin("rkbuild")
-                .unwrap()
-                .args(["target", "upgrade"])
-                .arg(&file)
-                .args(["--rustc", &rustc])
-                .output()
-                .unwrap();
+            let up = rkbuild_target(&["upgrade"], &file, &rustc);
             let said = String::from_utf8_lossy(&up.stdout).into_owned();
             if !up.status.success() {
                 failures.push(format!(
@@ -147,13 +147,7 @@ fn every_seed_spec_upgrades_for_every_compiler() {
                 ));
                 continue;
             }
-            let after = Cmd::cargo_bin("rkbuild")
-                .unwrap()
-                .args(["target", "check"])
-                .arg(&file)
-                .args(["--rustc", &rustc])
-                .output()
-                .unwrap();
+            let after = rkbuild_target(&["check"], &file, &rustc);
             if !after.status.success() {
                 failures.push(format!(
                     "{name} × {cname}: check after upgrade:\n{}",
@@ -162,13 +156,7 @@ fn every_seed_spec_upgrades_for_every_compiler() {
             }
             // A second upgrade changes nothing (the file is byte-stable).
             let bytes = std::fs::read(&file).unwrap();
-            let again = Cmd::cargo_bin("rkbuild")
-                .unwrap()
-                .args(["target", "upgrade"])
-                .arg(&file)
-                .args(["--rustc", &rustc])
-                .output()
-                .unwrap();
+            let again = rkbuild_target(&["upgrade"], &file, &rustc);
             assert!(again.status.success());
             assert_eq!(std::fs::read(&file).unwrap(), bytes, "{name} × {cname}");
         }
@@ -185,13 +173,7 @@ fn check_explains_in_plain_words() {
         .unwrap();
     let file = dir.path().join("target.json");
     std::fs::write(&file, x86).unwrap();
-    let out = Cmd::cargo_bin("rkbuild")
-        .unwrap()
-        .args(["target", "check"])
-        .arg(&file)
-        .args(["--rustc", &rustup_rustc("stable")])
-        .output()
-        .unwrap();
+    let out = rkbuild_target(&["check"], &file, &rustup_rustc("stable"));
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
@@ -199,13 +181,11 @@ fn check_explains_in_plain_words() {
         "{text}"
     );
     assert!(text.contains("fix: rkbuild target upgrade"), "{text}");
-    let out = Cmd::cargo_bin("rkbuild")
-        .unwrap()
-        .args(["target", "check"])
-        .arg(&file)
-        .args(["--rustc", &common::tool_env("RKBUILD_TEST_RUSTC_185")])
-        .output()
-        .unwrap();
+    let out = rkbuild_target(
+        &["check"],
+        &file,
+        &common::tool_env("RKBUILD_TEST_RUSTC_185"),
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("ignores the key `is-builtin`"), "{text}");
@@ -248,13 +228,7 @@ fn generated_specs_pass_check_in_every_compiler() {
             );
             let file = dir.path().join(format!("{arch}-{cname}.json"));
             std::fs::write(&file, &spec.stdout).unwrap();
-            let check = Cmd::cargo_bin("rkbuild")
-                .unwrap()
-                .args(["target", "check"])
-                .arg(&file)
-                .args(["--rustc", &rustc])
-                .output()
-                .unwrap();
+            let check = rkbuild_target(&["check"], &file, &rustc);
             if !check.status.success() {
                 failures.push(format!(
                     "{arch} × {cname}:\n{}",
@@ -262,13 +236,7 @@ fn generated_specs_pass_check_in_every_compiler() {
                 ));
             }
             // Nothing for upgrade to do on a spec rkbuild made for this rustc.
-            let up = Cmd::cargo_bin("rkbuild")
-                .unwrap()
-                .args(["target", "upgrade", "--dry-run"])
-                .arg(&file)
-                .args(["--rustc", &rustc])
-                .output()
-                .unwrap();
+            let up = rkbuild_target(&["upgrade", "--dry-run"], &file, &rustc);
             let text = String::from_utf8_lossy(&up.stdout);
             if !up.status.success() || text.as_bytes() != spec.stdout.as_slice() {
                 failures.push(format!(
