@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::project_json::{CrateData, CrateSource, Dep, ProjectJson};
+use crate::tree::Vintage;
 
 /// What part of the kernel a crate is; decides which crates an out-of-tree project keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -53,6 +54,19 @@ pub enum ProcMacroKey {
     /// `is_proc_macro: true` only on proc macros (7.3, and rkbuild's 2021 output).
     OnlyTrue,
 }
+
+impl ProcMacroKey {
+    /// How a vintage's script writes it.
+    pub fn for_vintage(v: Vintage) -> ProcMacroKey {
+        match v {
+            Vintage::K6_12 => ProcMacroKey::Always,
+            Vintage::V2021 | Vintage::K7_3 => ProcMacroKey::OnlyTrue,
+        }
+    }
+}
+
+/// Crates of the Rust library: taken from its source, never built from the kernel tree.
+pub const LIBRARY_CRATES: &[&str] = &["core", "alloc", "std", "proc_macro", "test"];
 
 /// An ordered crate graph plus where the sysroot is.
 #[derive(Clone, Debug, Default)]

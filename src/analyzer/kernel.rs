@@ -41,10 +41,7 @@ pub struct KernelInputs {
 impl KernelInputs {
     /// How the file writes `is_proc_macro` in this vintage.
     pub fn proc_macro_key(&self) -> ProcMacroKey {
-        match self.vintage {
-            Vintage::K6_12 => ProcMacroKey::Always,
-            Vintage::V2021 | Vintage::K7_3 => ProcMacroKey::OnlyTrue,
-        }
+        ProcMacroKey::for_vintage(self.vintage)
     }
 
     fn var(&self, name: &str) -> Option<String> {

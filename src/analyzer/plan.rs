@@ -16,14 +16,10 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::graph::{sysroot_of, CrateGraph, CrateSpec, ProcMacroKey, Role};
+use super::graph::{CrateGraph, CrateSpec, Role, LIBRARY_CRATES};
 use super::kernel::RUST_MODFILE;
 use crate::plan::{Plan, Step, StepKind};
-use crate::tree::Vintage;
 use crate::wrapper::args::{self, CrateArgs};
-
-/// Crates of the Rust library, which rust-analyzer adds from `sysroot_src`.
-const LIBRARY: &[&str] = &["core", "alloc", "std", "proc_macro"];
 
 /// Environment variables of a command that rust-analyzer needs for `env!`/`include!`.
 const KEPT_ENV: &[&str] = &["OBJTREE", "RUST_MODFILE"];
@@ -43,14 +39,6 @@ pub struct Sysroot {
     pub sysroot: PathBuf,
     /// The library source (`RUST_LIB_SRC`).
     pub src: PathBuf,
-}
-
-/// How the vintage writes `is_proc_macro` (as [`super::kernel::KernelInputs`] does).
-pub fn proc_macro_key(v: Vintage) -> ProcMacroKey {
-    match v {
-        Vintage::K6_12 => ProcMacroKey::Always,
-        Vintage::V2021 | Vintage::K7_3 => ProcMacroKey::OnlyTrue,
-    }
 }
 
 /// The crate graph of `plan`, in the plan's order (every crate after what it uses). `expand`
@@ -82,7 +70,7 @@ pub fn graph_from_plan(
         for e in &step.externs {
             if listed.contains(e) {
                 deps.push(e.clone());
-            } else if !LIBRARY.contains(&e.as_str()) {
+            } else if !LIBRARY_CRATES.contains(&e.as_str()) {
                 return Err(FromPlanError::UnknownDep {
                     krate: name.clone(),
                     dep: e.clone(),
@@ -94,11 +82,13 @@ pub fn graph_from_plan(
         }
         crates.push(spec(plan, step, &args, name.clone(), root, deps));
     }
-    Ok(CrateGraph {
+    let mut g = CrateGraph {
         crates,
-        sysroot: sysroot_of(&sysroot.sysroot, &sysroot.src),
-        sysroot_src: Some(sysroot.src.clone()),
-    })
+        ..CrateGraph::default()
+    };
+    // Nothing of the library is listed; this names it.
+    g.library_as_sysroot_src(&sysroot.sysroot, &sysroot.src);
+    Ok(g)
 }
 
 fn spec(
@@ -168,9 +158,10 @@ pub fn expand_in(objtree: &Path) -> impl Fn(&[String]) -> Result<Vec<String>, St
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analyzer::ProcMacroKey;
     use crate::flags::BuildAssert;
     use crate::plan::Command;
-    use crate::tree::Arch;
+    use crate::tree::{Arch, Vintage};
 
     fn step(id: &str, kind: StepKind, name: &str, root: &str, externs: &[&str]) -> Step {
         let mut s = Step::new(id, kind, "RUSTC");
@@ -322,7 +313,9 @@ mod tests {
         assert_eq!(hello.role, Role::Driver);
         assert_eq!(hello.source, None);
 
-        let p = g.to_project_json(proc_macro_key(Vintage::K6_12)).unwrap();
+        let p = g
+            .to_project_json(ProcMacroKey::for_vintage(Vintage::K6_12))
+            .unwrap();
         assert_eq!(p.crates[2].deps[0].krate, 1);
         assert_eq!(p.crates[0].is_proc_macro, Some(true));
         assert_eq!(p.crates[1].is_proc_macro, Some(false));

@@ -12,7 +12,7 @@ use super::TreeOpts;
 use crate::analyzer::discover::{self, FoundCrate};
 use crate::analyzer::kernel::{self, KernelInputs};
 use crate::analyzer::plan as plan_graph;
-use crate::analyzer::{CrateGraph, Role};
+use crate::analyzer::{CrateGraph, ProcMacroKey, Role};
 use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::rustc_cfg;
 use crate::output::Out;
@@ -366,13 +366,17 @@ pub fn run_from_plan(
 ) -> anyhow::Result<AnalyzerReport> {
     let p = super::build::prepare(opts)?;
     let plan = &p.plan;
+    let sysroot = match &p.sysroot {
+        Some(s) => s.clone(),
+        None => toolchain::sysroot(&p.config.rustc_path, &p.tree.krustflags)?,
+    };
     let sysroot = plan_graph::Sysroot {
-        sysroot: pathlib_str(&p.sysroot),
+        sysroot: pathlib_str(&sysroot),
         src: pathlib_str(&p.lib_src),
     };
     let graph = plan_graph::graph_from_plan(plan, &sysroot, plan_graph::expand_in(&plan.objtree))?;
     let text = graph
-        .to_project_json(plan_graph::proc_macro_key(plan.vintage))?
+        .to_project_json(ProcMacroKey::for_vintage(plan.vintage))?
         .render();
     let path = output.unwrap_or_else(|| plan.objtree.join("rust-project.json"));
     let status = write_if_changed(&path, text.as_bytes())?;

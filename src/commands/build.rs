@@ -232,8 +232,9 @@ pub struct Prepared {
     pub objcopy: PathBuf,
     pub cflags: CFlags,
     pub config: config::ConfigReport,
-    /// `rustc --print sysroot` (with KRUSTFLAGS) and the library source the plan builds from.
-    pub sysroot: PathBuf,
+    /// `rustc --print sysroot` (with KRUSTFLAGS), when it was needed to find the library.
+    pub sysroot: Option<PathBuf>,
+    /// The library source the plan builds `core` from.
     pub lib_src: PathBuf,
 }
 
@@ -271,14 +272,22 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
             toolchain::FIX_RUSTC
         );
     }
-    let key = ToolCache::key("rustc --print sysroot", &rustc_path, &[])
-        .map(|k| format!("{k} {}", tree.krustflags.join(" ")));
-    let sysroot = PathBuf::from(cache.get_or(key, || {
-        Ok(toolchain::sysroot(&rustc_path, &tree.krustflags)?
-            .display()
-            .to_string())
-    })?);
-    let lib_src = toolchain::rust_lib_src(&tools, &sysroot);
+    // The sysroot only when RUST_LIB_SRC does not say where the library is: a no-op build
+    // through a rustup proxy (never cached) must not pay for it.
+    let (sysroot, lib_src) = match &tools.rust_lib_src {
+        Some(l) => (None, l.clone()),
+        None => {
+            let key = ToolCache::key("rustc --print sysroot", &rustc_path, &[])
+                .map(|k| format!("{k} {}", tree.krustflags.join(" ")));
+            let sysroot = PathBuf::from(cache.get_or(key, || {
+                Ok(toolchain::sysroot(&rustc_path, &tree.krustflags)?
+                    .display()
+                    .to_string())
+            })?);
+            let lib = toolchain::rust_lib_src(&tools, &sysroot);
+            (Some(sysroot), lib)
+        }
+    };
     toolchain::check_rust_lib_src(&lib_src)?;
 
     // bindgen and the libclang it loads.

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::args::{self, CrateArgs};
 use super::record::{BadLine, Record};
+use crate::analyzer::graph::LIBRARY_CRATES;
 use crate::analyzer::project_json::{CrateData as Crate, CrateSource as Source, Dep, ProjectJson};
 
 /// The result, with what was skipped and why.
@@ -17,9 +18,6 @@ pub struct FromLog {
     pub project: ProjectJson,
     pub warnings: Vec<String>,
 }
-
-/// Library crates that come from the Rust library source, never from the build.
-const SYSROOT_CRATES: &[&str] = &["core", "alloc", "std", "proc_macro", "test"];
 
 struct Compiled {
     rec: Record,
@@ -167,7 +165,7 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
                     krate: i,
                     name: "core".into(),
                 }),
-                None if !SYSROOT_CRATES.contains(&c.name.as_str()) => {
+                None if !LIBRARY_CRATES.contains(&c.name.as_str()) => {
                     if let Some(i) = sysroot_dep(&mut crates, &mut warnings, &c.name, "std") {
                         deps.push(Dep {
                             krate: i,
@@ -190,7 +188,7 @@ pub fn from_records(recs: &[Record], bad: &[BadLine], rust_lib_src: Option<&Path
             });
             let idx = match found {
                 Some(i) => Some(i),
-                None if SYSROOT_CRATES.contains(&name.as_str()) => {
+                None if LIBRARY_CRATES.contains(&name.as_str()) => {
                     sysroot_dep(&mut crates, &mut warnings, &c.name, name)
                 }
                 None => {
