@@ -9,6 +9,10 @@ mkdir -p "$CACHE"
 RUST_185=1.85.0+dfsg3-1~deb12u3
 RUST_SRC_195=1.95.0+dfsg1-2~bpo13+1
 BINDGEN_VERSION=0.71.1
+# 7.3 with Rust wants LLVM >= 17; Debian's LLVM 22 (bookworm-security) with bindgen >= 0.72.1
+# (0.71.1 cannot read libclang 22's output).
+LLVM_22=1:22.1.8-1~deb12u1
+BINDGEN_22_VERSION=0.73.2
 LINUX_612=linux-source-6.12
 
 log() { printf '  DEPS    %s\n' "$*"; }
@@ -36,10 +40,14 @@ unpack_linux() {
   rm -rf "$dest" "$x" && mv "$dest.tmp" "$dest"
 }
 
-# 1. Debian packages: rustc 1.85 (pinned: unpinned gives 1.96), its library source, clang/lld 14, make.
+# 1. Debian packages: rustc 1.85 (pinned: unpinned gives 1.96), its library source, clang/lld 14,
+#    clang/lld/llvm/libclang 22 (bookworm-security) for 7.3, make.
 need_apt=()
 apt_ok rustc-web "$RUST_185" || need_apt+=("rustc-web=$RUST_185" "libstd-rust-web-dev=$RUST_185" "libstd-rust-web-1.85=$RUST_185")
 apt_ok rust-web-src "$RUST_185" || need_apt+=("rust-web-src=$RUST_185")
+for p in clang-22 lld-22 llvm-22 libclang1-22; do
+  apt_ok "$p" "$LLVM_22" || need_apt+=("$p=$LLVM_22")
+done
 for p in clang-14 lld-14 llvm-14 libclang-14-dev make flex bison bc libelf-dev libssl-dev xz-utils \
          hyperfine; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$p")
@@ -70,6 +78,13 @@ if [ ! -x "$CACHE/bindgen/bin/bindgen" ] || ! "$CACHE/bindgen/bin/bindgen" --ver
   cargo install --quiet --locked bindgen-cli --version "$BINDGEN_VERSION" --root "$CACHE/bindgen"
 fi
 log "$("$CACHE/bindgen/bin/bindgen" --version) at $CACHE/bindgen/bin/bindgen"
+
+# 3b. bindgen-cli for libclang 22 (the 7.3 toolchain), beside the first one.
+if [ ! -x "$CACHE/bindgen-22/bin/bindgen" ] || ! "$CACHE/bindgen-22/bin/bindgen" --version | grep -q "$BINDGEN_22_VERSION"; then
+  log "cargo install bindgen-cli $BINDGEN_22_VERSION (for libclang 22)"
+  cargo install --quiet --locked bindgen-cli --version "$BINDGEN_22_VERSION" --root "$CACHE/bindgen-22"
+fi
+log "$("$CACHE/bindgen-22/bin/bindgen" --version) at $CACHE/bindgen-22/bin/bindgen, clang $(clang-22 --version | head -1)"
 
 # 4. Real kernel tree: Debian's linux-source-6.12.
 K612="$CACHE/linux-6.12"
@@ -122,6 +137,8 @@ export RKBUILD_TEST_LIB_185=/usr/src/rustc-1.85.0/library
 export RKBUILD_TEST_LIB_195=$SRC195/usr/lib/rustlib/src/rust/library
 export RKBUILD_TEST_BINDGEN=$CACHE/bindgen/bin/bindgen
 export RKBUILD_TEST_LIBCLANG_PATH=/usr/lib/llvm-14/lib
+export RKBUILD_TEST_BINDGEN_22=$CACHE/bindgen-22/bin/bindgen
+export RKBUILD_TEST_LIBCLANG_22_PATH=/usr/lib/llvm-22/lib
 export RKBUILD_TEST_LINUX_612=$K612
 export RKBUILD_TEST_RUSTC_195=$(rustup which --toolchain stable rustc)
 export RKBUILD_TEST_RUSTC_NIGHTLY=$(rustup which --toolchain nightly rustc)

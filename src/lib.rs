@@ -20,6 +20,7 @@ pub mod exec;
 pub mod flags;
 pub mod fsutil;
 pub mod kconfig;
+pub mod layout;
 pub mod output;
 pub mod plan;
 pub mod process;

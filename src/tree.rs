@@ -4,90 +4,17 @@
 //! The vintage is detected from what the tree holds, not from its version number, so a vendor
 //! tree with backports lands on the layout it really has:
 //!
-//! | vintage | marker in the source tree |
-//! |---|---|
-//! | 2021 (Rust-for-Linux v1 patch set) | `rust/alloc/` or `arch/*/rust/target.json`, no `scripts/generate_rust_target.rs` |
-//! | 6.12 | `scripts/generate_rust_target.rs` and `rust/ffi.rs`, no `rust/pin-init/` |
-//! | 7.3 | `rust/pin-init/` (pin_init, zerocopy, vendored syn) |
+//! The markers of each vintage are part of its layout description (`[detect]` in
+//! `templates/kbuild/*.toml`), tried newest first.
 
 use std::fmt;
 use std::path::Path;
 
 use crate::kconfig::DotConfig;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-pub enum Vintage {
-    /// The 2021 Rust-for-Linux patch set (v1): static target JSON files, RUST_OPT_LEVEL_*.
-    #[serde(rename = "2021")]
-    V2021,
-    /// Linux 6.12 LTS (Debian's 6.12.y, with its stable backports).
-    #[serde(rename = "6.12")]
-    K6_12,
-    /// Linux 7.3 (newest): pin_init, zerocopy, syn-based macros.
-    #[serde(rename = "7.3")]
-    K7_3,
-}
-
-impl Vintage {
-    pub const ALL: [Vintage; 3] = [Vintage::V2021, Vintage::K6_12, Vintage::K7_3];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Vintage::V2021 => "2021",
-            Vintage::K6_12 => "6.12",
-            Vintage::K7_3 => "7.3",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Vintage> {
-        Vintage::ALL.into_iter().find(|v| v.name() == s)
-    }
-
-    /// Detects the vintage from a source tree.
-    pub fn detect_tree(srctree: &Path) -> Option<Vintage> {
-        let has = |p: &str| srctree.join(p).exists();
-        if has("rust/pin-init") {
-            Some(Vintage::K7_3)
-        } else if has("scripts/generate_rust_target.rs") {
-            Some(Vintage::K6_12)
-        } else if has("rust/alloc")
-            || has("scripts/rust-version.sh")
-            || has("arch/x86/rust/target.json")
-        {
-            Some(Vintage::V2021)
-        } else {
-            None
-        }
-    }
-
-    /// Guesses from the symbols a `.config` carries (when there is no tree to look at).
-    pub fn detect_config(cfg: &DotConfig) -> Option<Vintage> {
-        Vintage::detect_symbols(|s| cfg.get(s).is_some())
-    }
-
-    /// The same guess from which symbols are set (`present("RUST_IS_AVAILABLE")`), e.g. from
-    /// the lines of `include/generated/rustc_cfg`.
-    pub fn detect_symbols(present: impl Fn(&str) -> bool) -> Option<Vintage> {
-        if present("RUST_OPT_LEVEL_SIMILAR_AS_CHOSEN_FOR_C")
-            || present("RUST_BUILD_ASSERT_DENY")
-            || present("HAS_RUST")
-        {
-            Some(Vintage::V2021)
-        } else if present("RUSTC_LLVM_MAJOR_VERSION") || present("RUSTC_HAS_SPAN_FILE") {
-            Some(Vintage::K7_3)
-        } else if present("RUST_IS_AVAILABLE") {
-            Some(Vintage::K6_12)
-        } else {
-            None
-        }
-    }
-}
-
-impl fmt::Display for Vintage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// A kernel vintage is its layout description (`templates/kbuild/<name>.toml`): everything
+/// rkbuild knows about that generation of Kbuild's Rust support is asked of it.
+pub type Vintage = &'static crate::layout::Layout;
 
 /// The architectures with Rust support in some vintage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -284,19 +211,19 @@ mod tests {
 
     #[test]
     fn vintage_from_config_symbols() {
+        use crate::layout::Layout;
+        let detect = |t: &str| {
+            let c = cfg(t);
+            Layout::detect_symbols(|s| c.get(s).is_some()).map(|l| l.name.as_str())
+        };
         assert_eq!(
-            Vintage::detect_config(&cfg("CONFIG_RUST_OPT_LEVEL_SIMILAR_AS_CHOSEN_FOR_C=y\n")),
-            Some(Vintage::V2021)
+            detect("CONFIG_RUST_OPT_LEVEL_SIMILAR_AS_CHOSEN_FOR_C=y\n"),
+            Some("2021")
         );
+        assert_eq!(detect("CONFIG_RUST_IS_AVAILABLE=y\n"), Some("6.12"));
         assert_eq!(
-            Vintage::detect_config(&cfg("CONFIG_RUST_IS_AVAILABLE=y\n")),
-            Some(Vintage::K6_12)
-        );
-        assert_eq!(
-            Vintage::detect_config(&cfg(
-                "CONFIG_RUST_IS_AVAILABLE=y\nCONFIG_RUSTC_LLVM_MAJOR_VERSION=22\n"
-            )),
-            Some(Vintage::K7_3)
+            detect("CONFIG_RUST_IS_AVAILABLE=y\nCONFIG_RUSTC_LLVM_MAJOR_VERSION=22\n"),
+            Some("7.3")
         );
     }
 }

@@ -4,9 +4,12 @@
 
 mod common;
 
-use rkbuild::flags::crates::{self, CrateCmd, Driver, Library};
+use std::path::Path;
+
 use rkbuild::flags::{Ctx, ObjKind};
 use rkbuild::kconfig::DotConfig;
+use rkbuild::layout::Layout;
+use rkbuild::plan::{self, Inputs, Step};
 use rkbuild::toolchain::RustcInfo;
 use rkbuild::tree::{Arch, Vintage};
 
@@ -49,10 +52,11 @@ impl Oracle {
     }
 }
 
-fn assert_same(o: &Oracle, target: &str, ours: CrateCmd) {
+fn assert_same(o: &Oracle, target: &str, ours: &Step) {
     let k = common::kbuild_cmd(o.name, target);
-    let ours_args = ours.argv();
-    if ours_args != k.args {
+    let cmd = ours.command.as_ref().expect("a command");
+    let ours_args = &cmd.args;
+    if *ours_args != k.args {
         let first = ours_args.iter().zip(&k.args).position(|(a, b)| a != b);
         panic!(
             "{} {target}: argv differs at {first:?}\n ours:   {:?}\n kbuild: {:?}",
@@ -61,7 +65,7 @@ fn assert_same(o: &Oracle, target: &str, ours: CrateCmd) {
             first.map(|i| &k.args[i..(i + 4).min(k.args.len())]),
         );
     }
-    let env: Vec<(String, String)> = ours
+    let env: Vec<(String, String)> = cmd
         .env
         .iter()
         .map(|(k, v)| {
@@ -78,93 +82,108 @@ fn assert_same(o: &Oracle, target: &str, ours: CrateCmd) {
     assert_eq!(env, k.env, "{} {target}: environment", o.name);
 }
 
+/// The plan's inputs with the oracle's placeholders for paths (`$SRCTREE`, `$RUST_LIB_SRC`).
+fn inputs<'a>(ctx: &'a Ctx<'a>, hostcc: &str) -> Inputs<'a> {
+    Inputs {
+        ctx,
+        srctree: Path::new("$SRCTREE"),
+        objtree: Path::new("."),
+        objtree_abs: "/abs/objtree".into(),
+        lib_src: "$RUST_LIB_SRC".into(),
+        rustc: "rustc".into(),
+        clippy_driver: Some("clippy-driver".into()),
+        bindgen: "bindgen".into(),
+        hostcc: hostcc.into(),
+        hostldflags: " ".into(),
+        bindgen_c_flags: vec![],
+        tools: Default::default(),
+    }
+}
+
 fn check(o: &Oracle, print_obj: &str) {
     let ctx = o.ctx();
-    let core = crates::core_library(&ctx, "$RUST_LIB_SRC");
+    let inp = inputs(&ctx, "cc");
     assert_same(
         o,
         "rust/core.o",
-        crates::library(&ctx, "/abs/objtree", &core, false).unwrap(),
+        &plan::crate_step_named(&inp, "core", false).unwrap(),
     );
-
-    let kernel_externs: &[&str] = match o.vintage {
-        Vintage::K7_3 => &[
-            "ffi",
-            "pin_init",
-            "build_error",
-            "macros",
-            "bindings",
-            "uapi",
-            "zerocopy",
-            "zerocopy_derive",
-        ],
-        _ => &["ffi", "build_error", "macros", "bindings", "uapi"],
-    };
-    let kernel = Library {
-        name: "kernel",
-        root: "$SRCTREE/rust/kernel/lib.rs".into(),
-        target_flags: kernel_externs
-            .iter()
-            .flat_map(|e| ["--extern".to_string(), e.to_string()])
-            .collect(),
-        ..Library::default()
-    };
     assert_same(
         o,
         "rust/kernel.o",
-        crates::library(&ctx, "/abs/objtree", &kernel, true).unwrap(),
+        &plan::crate_step_named(&inp, "kernel", true).unwrap(),
     );
-
-    let module = Driver {
-        src: "$SRCTREE/samples/rust/rust_minimal.rs".into(),
-        obj: "samples/rust/rust_minimal.o",
-        kind: ObjKind::Module,
-        modfile: "samples/rust/rust_minimal".into(),
-    };
     assert_same(
         o,
         "samples/rust/rust_minimal.o",
-        crates::driver(&ctx, "/abs/objtree", &module, true).unwrap(),
+        &plan::driver_step(
+            &inp,
+            "samples/rust/rust_minimal.o",
+            "samples/rust/rust_minimal.rs",
+            "samples/rust/rust_minimal",
+            ObjKind::Module,
+            true,
+        )
+        .unwrap(),
     );
-
     let obj = format!("samples/rust/{print_obj}.o");
-    let builtin = Driver {
-        src: format!("$SRCTREE/samples/rust/{print_obj}.rs"),
-        obj: &obj,
-        kind: ObjKind::Kernel,
-        modfile: "samples/rust/rust_print".into(),
-    };
-    assert_same(
-        o,
+    // In 7.3 `rust_print_main.o` is a part of the composite `rust_print`: Kbuild's modfile
+    // names the composite.
+    let step = plan::driver_step(
+        &inp,
         &obj,
-        crates::driver(&ctx, "/abs/objtree", &builtin, false).unwrap(),
-    );
+        &format!("samples/rust/{print_obj}.rs"),
+        "samples/rust/rust_print",
+        ObjKind::Kernel,
+        false,
+    )
+    .unwrap();
+    assert_same(o, &obj, &step);
 }
 
 #[test]
 fn linux_6_12_core_kernel_module_builtin() {
-    check(&oracle("6.12", Vintage::K6_12), "rust_print");
+    check(&oracle("6.12", Layout::builtin("6.12")), "rust_print");
 }
 
 #[test]
 fn linux_7_3_core_kernel_module_builtin() {
-    check(&oracle("7.3", Vintage::K7_3), "rust_print_main");
+    check(&oracle("7.3", Layout::builtin("7.3")), "rust_print_main");
 }
 
 #[test]
 fn compiler_builtins_and_build_error_6_12() {
-    let o = oracle("6.12", Vintage::K6_12);
+    let o = oracle("6.12", Layout::builtin("6.12"));
     let ctx = o.ctx();
+    let inp = inputs(&ctx, "cc");
     for name in ["compiler_builtins", "build_error"] {
-        let lib = Library {
-            name,
-            root: format!("$SRCTREE/rust/{name}.rs"),
-            ..Library::default()
-        };
         assert_same(
             &o,
             &format!("rust/{name}.o"),
-            crates::library(&ctx, "/abs", &lib, false).unwrap(),
+            &plan::crate_step_named(&inp, name, false).unwrap(),
         );
     }
+}
+
+/// Every Rust command of the 7.3 oracle but bindgen's (whose C flags come from Kbuild): all
+/// crates of the layout, the proc macros with clang-22 as the linker, as make ran them with
+/// CLIPPY=1.
+#[test]
+fn linux_7_3_every_crate_of_the_layout() {
+    let o = oracle("7.3", Layout::builtin("7.3"));
+    let ctx = o.ctx();
+    let inp = inputs(&ctx, "clang-22");
+    let oracle_text = common::read(&common::oracle(
+        "linux-7.3/x86_64-defconfig-rust/kbuild-commands.txt",
+    ));
+    let mut compared = 0;
+    for c in &o.vintage.crates {
+        let step = plan::crate_step_named(&inp, &c.name, true).unwrap();
+        if !oracle_text.contains(&format!("savedcmd_{} :=", step.id)) {
+            continue;
+        }
+        assert_same(&o, &step.id, &step);
+        compared += 1;
+    }
+    assert!(compared >= 10, "compared {compared} crates");
 }

@@ -20,9 +20,10 @@ use std::time::Instant;
 use object::{Object as _, ObjectSection as _, ObjectSymbol as _};
 use rkbuild::flags::Ctx;
 use rkbuild::kconfig::{DotConfig, Format};
+use rkbuild::layout::Layout;
 use rkbuild::target::{self, TargetStyle};
 use rkbuild::toolchain::{self, RustcInfo, ToolNames};
-use rkbuild::tree::{Arch, Vintage};
+use rkbuild::tree::Arch;
 
 struct Compiler {
     name: &'static str,
@@ -37,7 +38,8 @@ struct Variant {
     name: &'static str,
     arch: Arch,
     config: &'static str,
-    vintage: Vintage,
+    /// The layout's name.
+    vintage: &'static str,
 }
 
 const VARIANTS: &[Variant] = &[
@@ -45,73 +47,73 @@ const VARIANTS: &[Variant] = &[
         name: "x86_64",
         arch: Arch::X86_64,
         config: "CONFIG_X86_64=y\nCONFIG_MITIGATION_RETPOLINE=y\nCONFIG_MITIGATION_SLS=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "x86_64-kernel-7.3",
         arch: Arch::X86_64,
         config: "CONFIG_X86_64=y\nCONFIG_MITIGATION_RETPOLINE=y\nCONFIG_MITIGATION_RETHUNK=y\n",
-        vintage: Vintage::K7_3,
+        vintage: "7.3",
     },
     Variant {
         name: "x86-uml",
         arch: Arch::X86,
         config: "CONFIG_X86_32=y\nCONFIG_UML=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "arm64",
         arch: Arch::Arm64,
         config: "CONFIG_ARM64=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "arm64-be",
         arch: Arch::Arm64,
         config: "CONFIG_ARM64=y\nCONFIG_CPU_BIG_ENDIAN=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "armv6",
         arch: Arch::Arm,
         config: "CONFIG_ARM=y\nCONFIG_CPU_32v6=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "armv7",
         arch: Arch::Arm,
         config: "CONFIG_ARM=y\nCONFIG_CPU_32v7=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "riscv64-imac",
         arch: Arch::Riscv64,
         config: "CONFIG_RISCV=y\nCONFIG_64BIT=y\nCONFIG_RISCV_ISA_C=y\nCONFIG_FPU=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "riscv64-ima",
         arch: Arch::Riscv64,
         config: "CONFIG_RISCV=y\nCONFIG_64BIT=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "riscv32-imac",
         arch: Arch::Riscv32,
         config: "CONFIG_RISCV=y\nCONFIG_RISCV_ISA_C=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "powerpc64le",
         arch: Arch::Powerpc64,
         config: "CONFIG_PPC64=y\nCONFIG_CPU_LITTLE_ENDIAN=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
     Variant {
         name: "loongarch64",
         arch: Arch::Loongarch64,
         config: "CONFIG_LOONGARCH=y\n",
-        vintage: Vintage::V2021,
+        vintage: "2021",
     },
 ];
 
@@ -190,7 +192,7 @@ fn s(v: &[&str]) -> Vec<String> {
 /// SSE removal and code model that upstream keeps out of the spec.
 fn target_args(v: &Variant, c: &Compiler, config: &DotConfig) -> Vec<String> {
     let t = target::target_for(
-        v.vintage,
+        Layout::builtin(v.vintage),
         v.arch,
         config,
         &c.info,
@@ -199,11 +201,11 @@ fn target_args(v: &Variant, c: &Compiler, config: &DotConfig) -> Vec<String> {
     )
     .unwrap();
     let mut args: Vec<String> = t.flags.iter().map(|f| f.arg.clone()).collect();
-    if v.vintage != Vintage::V2021 {
+    if v.vintage != "2021" {
         let ctx = Ctx {
             cfg: config,
             rustc: &c.info,
-            vintage: v.vintage,
+            vintage: Layout::builtin(v.vintage),
             arch: v.arch,
             krustflags: vec![],
             objtree: ".".into(),
@@ -277,7 +279,7 @@ fn run_cell(v: &Variant, c: &Compiler) -> Result<String, String> {
     let d = dir.path();
     let config = cfg(v.config);
     let t = target::target_for(
-        v.vintage,
+        Layout::builtin(v.vintage),
         v.arch,
         &config,
         &c.info,

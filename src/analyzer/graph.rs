@@ -58,9 +58,10 @@ pub enum ProcMacroKey {
 impl ProcMacroKey {
     /// How a vintage's script writes it.
     pub fn for_vintage(v: Vintage) -> ProcMacroKey {
-        match v {
-            Vintage::K6_12 => ProcMacroKey::Always,
-            Vintage::V2021 | Vintage::K7_3 => ProcMacroKey::OnlyTrue,
+        if v.analyzer.proc_macro_key == "always" {
+            ProcMacroKey::Always
+        } else {
+            ProcMacroKey::OnlyTrue
         }
     }
 }

@@ -13,6 +13,21 @@ use super::discover::FoundCrate;
 use super::graph::{CrateGraph, CrateSpec, ProcMacroKey, Role};
 use crate::tree::Vintage;
 
+/// Gates that only ask the rustc version (the analyzer knows no configuration here).
+struct VersionOnly((u64, u64, u64));
+
+impl crate::layout::Facts for VersionOnly {
+    fn rustc(&self) -> (u64, u64, u64) {
+        self.0
+    }
+    fn on(&self, _: &str) -> bool {
+        false
+    }
+    fn exists(&self, _: &str) -> bool {
+        false
+    }
+}
+
 /// The env every crate gets (the kernel's `RUST_MODFILE` is read by the `module!` macro).
 pub const RUST_MODFILE: &str = "This is only for rust-analyzer";
 
@@ -42,6 +57,13 @@ impl KernelInputs {
     /// How the file writes `is_proc_macro` in this vintage.
     pub fn proc_macro_key(&self) -> ProcMacroKey {
         ProcMacroKey::for_vintage(self.vintage)
+    }
+
+    /// The layout's `core_edition` for this rustc, when rust/Makefile does not say.
+    fn layout_core_edition(&self) -> Option<String> {
+        let v = self.rustc_version;
+        let facts = VersionOnly((v / 100_000, (v / 100) % 1000, v % 100));
+        self.vintage.var("core_edition", &facts)
     }
 
     fn var(&self, name: &str) -> Option<String> {
@@ -77,13 +99,8 @@ impl KernelInputs {
         self.var("core-edition")
             .map(|v| v.trim().to_string())
             .filter(|v| !v.is_empty())
-            .unwrap_or_else(|| {
-                if self.rustc_version >= 108700 {
-                    "2024".into()
-                } else {
-                    "2021".into()
-                }
-            })
+            .or_else(|| self.layout_core_edition())
+            .unwrap_or_else(|| self.vintage.analyzer.edition.clone())
     }
 
     fn dylib(&self, name: &str) -> PathBuf {
@@ -92,227 +109,29 @@ impl KernelInputs {
     }
 }
 
-/// A crate of the fixed table: name, root relative to srctree, deps, and what kind it is.
-struct Fixed {
-    name: &'static str,
-    root: &'static str,
-    deps: &'static [&'static str],
-    kind: Kind,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Lib,
-    /// Edition 2018 (quote).
-    Lib2018,
-    ProcMacro,
-    /// Includes files generated in objtree/rust (bindings, uapi, kernel).
-    Generated,
-}
-
-const fn c(
-    name: &'static str,
-    root: &'static str,
-    deps: &'static [&'static str],
-    kind: Kind,
-) -> Fixed {
-    Fixed {
-        name,
-        root,
-        deps,
-        kind,
-    }
-}
-
-/// rust/ crates of 6.12 (after the sysroot crates), in the script's order.
-const K612: &[Fixed] = &[
-    c(
-        "compiler_builtins",
-        "rust/compiler_builtins.rs",
-        &["core"],
-        Kind::Lib,
-    ),
-    c(
-        "macros",
-        "rust/macros/lib.rs",
-        &["std", "proc_macro"],
-        Kind::ProcMacro,
-    ),
-    c(
-        "build_error",
-        "rust/build_error.rs",
-        &["core", "compiler_builtins"],
-        Kind::Lib,
-    ),
-    c(
-        "ffi",
-        "rust/ffi.rs",
-        &["core", "compiler_builtins"],
-        Kind::Lib,
-    ),
-    c(
-        "bindings",
-        "rust/bindings/lib.rs",
-        &["core", "ffi"],
-        Kind::Generated,
-    ),
-    c(
-        "uapi",
-        "rust/uapi/lib.rs",
-        &["core", "ffi"],
-        Kind::Generated,
-    ),
-    c(
-        "kernel",
-        "rust/kernel/lib.rs",
-        &["core", "macros", "build_error", "ffi", "bindings", "uapi"],
-        Kind::Generated,
-    ),
-];
-const K612_DRIVER_DEPS: &[&str] = &["core", "kernel"];
-
-const PM_DEPS: &[&str] = &["std", "proc_macro", "proc_macro2", "quote", "syn"];
-/// rust/ crates of 7.3, in the script's order.
-const K73: &[Fixed] = &[
-    c(
-        "compiler_builtins",
-        "rust/compiler_builtins.rs",
-        &["core"],
-        Kind::Lib,
-    ),
-    c(
-        "proc_macro2",
-        "rust/proc-macro2/lib.rs",
-        &["core", "alloc", "std", "proc_macro"],
-        Kind::Lib,
-    ),
-    c(
-        "quote",
-        "rust/quote/lib.rs",
-        &["core", "alloc", "std", "proc_macro", "proc_macro2"],
-        Kind::Lib2018,
-    ),
-    c(
-        "syn",
-        "rust/syn/lib.rs",
-        &["std", "proc_macro", "proc_macro2", "quote"],
-        Kind::Lib,
-    ),
-    c("macros", "rust/macros/lib.rs", PM_DEPS, Kind::ProcMacro),
-    c(
-        "zerocopy_derive",
-        "rust/zerocopy-derive/lib.rs",
-        PM_DEPS,
-        Kind::ProcMacro,
-    ),
-    c(
-        "build_error",
-        "rust/build_error.rs",
-        &["core", "compiler_builtins"],
-        Kind::Lib,
-    ),
-    c(
-        "pin_init_internal",
-        "rust/pin-init/internal/src/lib.rs",
-        PM_DEPS,
-        Kind::ProcMacro,
-    ),
-    c(
-        "pin_init",
-        "rust/pin-init/src/lib.rs",
-        &["core", "compiler_builtins", "pin_init_internal", "macros"],
-        Kind::Lib,
-    ),
-    c(
-        "ffi",
-        "rust/ffi.rs",
-        &["core", "compiler_builtins"],
-        Kind::Lib,
-    ),
-    c(
-        "zerocopy",
-        "rust/zerocopy/src/lib.rs",
-        &["core", "compiler_builtins"],
-        Kind::Lib,
-    ),
-    c(
-        "bindings",
-        "rust/bindings/lib.rs",
-        &["core", "ffi", "pin_init"],
-        Kind::Generated,
-    ),
-    c(
-        "uapi",
-        "rust/uapi/lib.rs",
-        &["core", "ffi", "pin_init"],
-        Kind::Generated,
-    ),
-    c(
-        "kernel",
-        "rust/kernel/lib.rs",
-        &[
-            "core",
-            "macros",
-            "build_error",
-            "pin_init",
-            "ffi",
-            "bindings",
-            "uapi",
-            "zerocopy",
-            "zerocopy_derive",
-        ],
-        Kind::Generated,
-    ),
-];
-const K73_DRIVER_DEPS: &[&str] = &["core", "kernel", "pin_init", "zerocopy", "zerocopy_derive"];
-
-/// The 2021 patch set: `rust/alloc` is vendored, bindings are a module of `kernel`.
-const V2021: &[Fixed] = &[
-    c(
-        "compiler_builtins",
-        "rust/compiler_builtins.rs",
-        &[],
-        Kind::Lib,
-    ),
-    c(
-        "alloc",
-        "rust/alloc/lib.rs",
-        &["core", "compiler_builtins"],
-        Kind::Lib,
-    ),
-    c("macros", "rust/macros/lib.rs", &[], Kind::ProcMacro),
-    c(
-        "build_error",
-        "rust/build_error.rs",
-        &["core", "compiler_builtins"],
-        Kind::Lib,
-    ),
-    c(
-        "kernel",
-        "rust/kernel/lib.rs",
-        &["core", "alloc", "macros", "build_error"],
-        Kind::Generated,
-    ),
-];
-const V2021_DRIVER_DEPS: &[&str] = &["core", "alloc", "kernel"];
-
 /// The crates of a vintage that live under `rust/` (for checks and messages).
 pub fn rust_dir_crates(v: Vintage) -> impl Iterator<Item = (&'static str, &'static str)> {
-    table(v).iter().map(|f| (f.name, f.root))
+    v.analyzer
+        .crates
+        .iter()
+        .map(|c| (c.name.as_str(), c.root.as_str()))
 }
 
-fn table(v: Vintage) -> &'static [Fixed] {
-    match v {
-        Vintage::V2021 => V2021,
-        Vintage::K6_12 => K612,
-        Vintage::K7_3 => K73,
+/// What each crate of Rust's library uses (its Cargo.toml files): facts of Rust, not the kernel.
+fn library_deps(name: &str) -> &'static [&'static str] {
+    match name {
+        "alloc" => &["core"],
+        "std" => &["alloc", "core"],
+        "proc_macro" => &["core", "std"],
+        _ => &[],
     }
 }
 
 /// The in-tree crate graph, in the kernel script's order (drivers sorted).
 pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
     let v = inp.vintage;
-    let edition = if v == Vintage::V2021 { "2018" } else { "2021" };
+    let a = &v.analyzer;
+    let edition = a.edition.as_str();
     let mut crates = vec![];
     let spec = |name: &str, root: PathBuf, deps: &[&str], role: Role| CrateSpec {
         name: name.to_string(),
@@ -328,70 +147,55 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
         role,
     };
     // Sysroot crates: sources of truth are the library's Cargo.toml files (the script's note).
-    let sysroot_crates: &[(&str, &[&str])] = if v == Vintage::V2021 {
-        &[("core", &[])]
-    } else {
-        &[
-            ("core", &[]),
-            ("alloc", &["core"]),
-            ("std", &["alloc", "core"]),
-            ("proc_macro", &["core", "std"]),
-        ]
-    };
-    let core_edition = if v == Vintage::V2021 {
-        edition.to_string()
-    } else {
+    let core_edition = if a.crate_cfgs_from_makefile {
         inp.core_edition()
+    } else {
+        edition.to_string()
     };
-    for (name, deps) in sysroot_crates {
+    for name in &a.sysroot_crates {
         let mut s = spec(
             name,
             inp.sysroot_src.join(name).join("src/lib.rs"),
-            deps,
+            library_deps(name),
             Role::Sysroot,
         );
         s.workspace_member = false;
         s.edition = core_edition.clone();
-        if v != Vintage::V2021 {
+        if a.crate_cfgs_from_makefile {
             s.cfg = inp.crate_cfgs(name);
             s.env = inp.crate_env(name);
         }
         crates.push(s);
     }
-    for f in table(v) {
-        let mut s = spec(f.name, inp.srctree.join(f.root), f.deps, Role::Kernel);
-        if v != Vintage::V2021 {
-            s.cfg = inp.crate_cfgs(f.name);
-            s.env = inp.crate_env(f.name);
+    let objtree = inp.objtree.display().to_string();
+    for f in &a.crates {
+        let deps: Vec<&str> = f.deps.iter().map(String::as_str).collect();
+        let mut s = spec(&f.name, inp.srctree.join(&f.root), &deps, Role::Kernel);
+        if a.crate_cfgs_from_makefile {
+            s.cfg = inp.crate_cfgs(&f.name);
+            s.env = inp.crate_env(&f.name);
         }
-        match f.kind {
-            Kind::Lib => {}
-            Kind::Lib2018 => s.edition = "2018".into(),
-            Kind::ProcMacro => s.proc_macro_dylib = Some(inp.dylib(f.name)),
-            Kind::Generated => {
+        if let Some(e) = &f.edition {
+            s.edition = e.clone();
+        }
+        match f.kind.as_str() {
+            "proc-macro" => s.proc_macro_dylib = Some(inp.dylib(&f.name)),
+            "generated" => {
                 s.cfg = inp.generated_cfg.clone();
-                let dir = Path::new(f.root).parent().unwrap_or(Path::new("rust"));
+                let dir = Path::new(&f.root).parent().unwrap_or(Path::new("rust"));
                 s.source = Some((
                     vec![inp.srctree.join(dir), inp.objtree.join("rust")],
                     vec![],
                 ));
-                if v == Vintage::V2021 {
-                    s.env.insert(
-                        "RUST_BINDINGS_FILE".into(),
-                        inp.objtree
-                            .join("rust/bindings_generated.rs")
-                            .display()
-                            .to_string(),
-                    );
-                } else {
-                    s.env
-                        .insert("OBJTREE".into(), inp.objtree.display().to_string());
+                for [k, val] in &a.generated_env {
+                    s.env.insert(k.clone(), val.replace("{objtree}", &objtree));
                 }
             }
+            _ => {}
         }
         crates.push(s);
     }
-    if v != Vintage::V2021 {
+    if a.host_programs {
         for (name, path) in &inp.host_programs {
             let mut s = spec(name, path.clone(), &["std"], Role::Host);
             s.cfg = inp.crate_cfgs(name);
@@ -399,28 +203,27 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
             crates.push(s);
         }
     }
-    let driver_deps = match v {
-        Vintage::V2021 => V2021_DRIVER_DEPS,
-        Vintage::K6_12 => K612_DRIVER_DEPS,
-        Vintage::K7_3 => K73_DRIVER_DEPS,
-    };
+    let driver_deps: Vec<&str> = a.driver_deps.iter().map(String::as_str).collect();
     for d in &inp.drivers {
         // 6.12 named drivers by file stem; 7.3 asks rustc (`#![crate_name]` wins).
-        let name = if v == Vintage::K7_3 { &d.name } else { &d.stem };
-        let mut s = spec(name, d.root.clone(), driver_deps, Role::Driver);
+        let name = if a.driver_name == "rustc" {
+            &d.name
+        } else {
+            &d.stem
+        };
+        let mut s = spec(name, d.root.clone(), &driver_deps, Role::Driver);
         s.cfg = inp.generated_cfg.clone();
         // Kbuild compiles drivers with `-Zcrate-attr=no_std` (6.12 and 7.3; 2021 drivers say
         // `#![no_std]` themselves). The kernel's script does not tell rust-analyzer, which then
         // looks for `std` and leaves `panic!` and str methods unresolved in drivers.
-        if v != Vintage::V2021 {
-            s.crate_attrs = vec!["no_std".into()];
-        }
+        s.crate_attrs = a.driver_crate_attrs.clone();
         crates.push(s);
     }
+    let by_sysroot = a.sysroot_key == "sysroot";
     CrateGraph {
         crates,
-        sysroot: (v != Vintage::V2021).then(|| inp.sysroot.clone()),
-        sysroot_src: (v == Vintage::V2021).then(|| inp.sysroot_src.clone()),
+        sysroot: by_sysroot.then(|| inp.sysroot.clone()),
+        sysroot_src: (!by_sysroot).then(|| inp.sysroot_src.clone()),
     }
 }
 

@@ -160,8 +160,9 @@ mod tests {
     use super::*;
     use crate::analyzer::ProcMacroKey;
     use crate::flags::BuildAssert;
+    use crate::layout::Layout;
     use crate::plan::Command;
-    use crate::tree::{Arch, Vintage};
+    use crate::tree::Arch;
 
     fn step(id: &str, kind: StepKind, name: &str, root: &str, externs: &[&str]) -> Step {
         let mut s = Step::new(id, kind, "RUSTC");
@@ -179,7 +180,7 @@ mod tests {
 
     fn plan(steps: Vec<Step>) -> Plan {
         Plan {
-            vintage: Vintage::K6_12,
+            vintage: Layout::builtin("6.12"),
             arch: Arch::X86_64,
             srctree: "/src".into(),
             objtree: "/obj".into(),
@@ -314,7 +315,7 @@ mod tests {
         assert_eq!(hello.source, None);
 
         let p = g
-            .to_project_json(ProcMacroKey::for_vintage(Vintage::K6_12))
+            .to_project_json(ProcMacroKey::for_vintage(Layout::builtin("6.12")))
             .unwrap();
         assert_eq!(p.crates[2].deps[0].krate, 1);
         assert_eq!(p.crates[0].is_proc_macro, Some(true));

@@ -15,6 +15,7 @@ use crate::analyzer::plan as plan_graph;
 use crate::analyzer::{CrateGraph, ProcMacroKey, Role};
 use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::rustc_cfg;
+use crate::layout::Layout;
 use crate::output::Out;
 use crate::process::Process;
 use crate::toolchain;
@@ -207,24 +208,24 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
     let generated_cfg = read_generated_cfg(&objtree)?;
     // The tree's layout decides; a tree without the kernel's scripts (like the bundled
     // example) is known by the symbols its configuration set.
-    let from_cfg = || {
-        Vintage::detect_symbols(|s| {
-            let sym = format!("CONFIG_{s}");
-            generated_cfg
-                .iter()
-                .any(|c| c.split('=').next() == Some(sym.as_str()))
-        })
+    let present = |s: &str| {
+        let sym = format!("CONFIG_{s}");
+        generated_cfg
+            .iter()
+            .any(|c| c.split('=').next() == Some(sym.as_str()))
     };
-    let vintage = match &t.kbuild {
-        Some(k) => Vintage::parse(k)
-            .with_context(|| format!("unknown kernel vintage `{k}`\n  fix: use --kbuild 2021, 6.12 or 7.3"))?,
-        None => Vintage::detect_tree(&srctree).or_else(from_cfg).with_context(|| {
-            format!(
-                "`{}` is not a kernel tree with Rust support (no scripts/generate_rust_target.rs, rust/pin-init or rust/alloc)\n  fix: pass the kernel source tree as --srctree (for an O= build, also --objtree)",
-                srctree.display()
-            )
-        })?,
-    };
+    let resolved = Layout::resolve(
+        t.kbuild.as_deref(),
+        Some(&srctree),
+        Some(("include/generated/rustc_cfg", &present)),
+    )?;
+    if resolved.guessed {
+        bail!(
+            "`{}` is not a kernel tree with Rust support (no scripts/generate_rust_target.rs, rust/pin-init or rust/alloc)\n  fix: pass the kernel source tree as --srctree (for an O= build, also --objtree)",
+            srctree.display()
+        );
+    }
+    let vintage = resolved.layout;
     for (name, root) in kernel::rust_dir_crates(vintage) {
         if !srctree.join(root).is_file() {
             bail!(
@@ -258,7 +259,7 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
         .or_else(|| std::env::var("KRUSTFLAGS").ok())
         .map(|s| s.split_whitespace().map(String::from).collect())
         .unwrap_or_default();
-    let makefile_only = vintage == Vintage::V2021;
+    let makefile_only = vintage.analyzer.makefile_only;
     let (asked, found) = std::thread::scope(|s| {
         let asked = s.spawn(|| ask_rustc(&rustc_path, &krustflags));
         let found = find_crates(&srctree, extmod.as_deref(), makefile_only);
@@ -272,12 +273,7 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
     };
     let sysroot = pathlib_str(&sysroot);
     let sysroot_src = pathlib_str(&toolchain::rust_lib_src(&tools, &sysroot));
-    let sysroot_crates: &[&str] = if vintage == Vintage::V2021 {
-        &["core"]
-    } else {
-        &["core", "alloc", "std", "proc_macro"]
-    };
-    for c in sysroot_crates {
+    for c in &vintage.analyzer.sysroot_crates {
         let lib = sysroot_src.join(c).join("src/lib.rs");
         if !lib.is_file() {
             bail!(

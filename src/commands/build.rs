@@ -336,11 +336,6 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     let objcopy = find_objcopy()?;
     // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
     // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
-    if tree.vintage == crate::tree::Vintage::K7_3 {
-        bail!(crate::plan::PlanError::Unsupported(
-            "`rkbuild build` knows the 2021 and 6.12 layouts of rust/ today; this tree is 7.3 (pin_init, zerocopy, syn): use `rkbuild config` and the kernel's make for it".into()
-        ));
-    }
     let warnings = tree.warnings();
     let gen = config::generate(&tree, &rustc_info, false)?;
     let mut files = vec![];

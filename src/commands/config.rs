@@ -87,7 +87,7 @@ pub fn generate_with(
         .context("cannot generate the target spec")?;
     let mut kbuild = flags::kbuild_rustflags(&ctx)?;
     let mut cross = target::cross_flags(&ctx);
-    if tree.vintage == Vintage::V2021 {
+    if tree.vintage.target.per_rule {
         // The 2021 vintage names its target per rule (rust_cross_flags).
         if chosen.spec.is_none() {
             cross = chosen.flags.clone();
@@ -240,7 +240,7 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
         &mut tree.cfg,
         &rustc.info,
     ));
-    let has_remap = tree.vintage == Vintage::K7_3
+    let has_remap = tree.vintage.has_section("remap-path-prefix")
         && tree.out_of_srctree()
         && toolchain::rustc_option(&rustc.path, "--remap-path-scope=macro");
     let types = |name: &str| kconfig.as_ref().and_then(|k| k.kc.sym_type(name));

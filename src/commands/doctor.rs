@@ -74,12 +74,12 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
     let (vintage, arch, srctree) = match super::Tree::open(opts) {
         Ok(t) => (t.vintage, t.arch, t.srctree.clone()),
         Err(_) if opts.config.is_none() => {
-            let v = opts
-                .kbuild
-                .as_deref()
-                .and_then(Vintage::parse)
-                .or_else(|| opts.srctree.as_deref().and_then(Vintage::detect_tree))
-                .unwrap_or(Vintage::K7_3);
+            let v = crate::layout::Layout::resolve(
+                opts.kbuild.as_deref(),
+                opts.srctree.as_deref(),
+                None,
+            )?
+            .layout;
             let a = match opts.arch.as_deref() {
                 Some(a) => Arch::parse(a)?,
                 None => Arch::X86_64,

@@ -13,10 +13,11 @@ pub mod why;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context as _};
+use anyhow::bail;
 
 use crate::flags::Ctx;
 use crate::kconfig::DotConfig;
+use crate::layout::Layout;
 use crate::toolchain::{self, Found, Minimums, RustcInfo, ToolNames};
 use crate::tree::{Arch, Vintage};
 
@@ -73,27 +74,13 @@ impl Tree {
                 );
             }
         }
-        let (vintage, vintage_source) = match &opts.kbuild {
-            Some(k) => (
-                Vintage::parse(k).with_context(|| {
-                    format!("unknown kernel vintage `{k}`\n  fix: use --kbuild 2021, 6.12 or 7.3")
-                })?,
-                "--kbuild".to_string(),
-            ),
-            None => match opts.srctree.as_deref().and_then(Vintage::detect_tree) {
-                Some(v) => (
-                    v,
-                    format!("the layout of {}", opts.srctree.as_ref().unwrap().display()),
-                ),
-                None => match Vintage::detect_config(&cfg) {
-                    Some(v) => (v, format!("the symbols in {}", cfg.path.display())),
-                    None => (
-                        Vintage::K7_3,
-                        "default (no tree to look at and no telling symbol; pass --kbuild)".into(),
-                    ),
-                },
-            },
-        };
+        let from = cfg.path.display().to_string();
+        let resolved = Layout::resolve(
+            opts.kbuild.as_deref(),
+            opts.srctree.as_deref(),
+            Some((&from, &|s: &str| cfg.get(s).is_some())),
+        )?;
+        let (vintage, vintage_source) = (resolved.layout, resolved.source);
         let arch = Arch::resolve(opts.arch.as_deref(), &cfg)?;
         let krustflags = opts
             .krustflags
@@ -194,39 +181,13 @@ pub fn canonical(p: &Path) -> PathBuf {
 
 /// The documented minimums of each vintage, used when the tree has no min-tool-version.sh.
 pub fn fallback_minimums(vintage: Vintage, arch: Arch) -> Minimums {
-    let v = |s: &str| semver::Version::parse(s).expect("valid");
-    match vintage {
-        Vintage::V2021 => Minimums {
-            // Documentation/process/changes.rst of the 2021 patch set (1.54.0-beta.1).
-            rustc: v("1.54.0"),
-            bindgen: v("0.56.0"),
-            llvm: v("10.0.1"),
-            source: "the 2021 patch set's Documentation/process/changes.rst".into(),
-        },
-        Vintage::K6_12 => Minimums {
-            rustc: v("1.78.0"),
-            bindgen: v("0.65.1"),
-            llvm: v(match arch {
-                Arch::S390 => "15.0.0",
-                Arch::Loongarch64 => "18.0.0",
-                _ => "13.0.1",
-            }),
-            source: "Linux 6.12 scripts/min-tool-version.sh (built in)".into(),
-        },
-        Vintage::K7_3 => Minimums {
-            rustc: v(match arch {
-                Arch::S390 => "1.96.0",
-                Arch::Powerpc64 | Arch::Powerpc => "1.95.0",
-                _ => "1.85.0",
-            }),
-            bindgen: v("0.71.1"),
-            llvm: v(if arch == Arch::Loongarch64 {
-                "18.0.0"
-            } else {
-                "17.0.1"
-            }),
-            source: "Linux 7.3 scripts/min-tool-version.sh (built in)".into(),
-        },
+    let v = |s: &str| semver::Version::parse(s).expect("layouts are checked on load");
+    let (rustc, bindgen, llvm) = vintage.minimums_for(arch.srcarch());
+    Minimums {
+        rustc: v(&rustc),
+        bindgen: v(&bindgen),
+        llvm: v(&llvm),
+        source: vintage.minimums.source.clone(),
     }
 }
 

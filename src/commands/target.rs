@@ -68,12 +68,13 @@ fn load_config(opts: &TargetOpts) -> anyhow::Result<DotConfig> {
 pub fn show(opts: &TargetOpts) -> anyhow::Result<TargetReport> {
     let cfg = load_config(opts)?;
     let arch = Arch::resolve(opts.arch.as_deref(), &cfg)?;
-    let vintage = match &opts.kbuild {
-        Some(k) => Vintage::parse(k).with_context(|| {
-            format!("unknown kernel vintage `{k}`\n  fix: use --kbuild 2021, 6.12 or 7.3")
-        })?,
-        None => Vintage::detect_config(&cfg).unwrap_or(Vintage::K7_3),
-    };
+    let from = cfg.path.display().to_string();
+    let vintage = crate::layout::Layout::resolve(
+        opts.kbuild.as_deref(),
+        None,
+        Some((&from, &|s: &str| cfg.get(s).is_some())),
+    )?
+    .layout;
     let style = match &opts.style {
         Some(s) => TargetStyle::parse(s)?,
         None => TargetStyle::default_for(vintage),

@@ -158,11 +158,9 @@ fn run_step(
     if step.kind == StepKind::Exports {
         let obj = objtree.join(&step.inputs[0]);
         let syms = post::defined_symbols(&obj)?;
-        let (letters, skip): (&str, &[&str]) = match plan.vintage {
-            crate::tree::Vintage::V2021 => ("TRD", &[]),
-            crate::tree::Vintage::K6_12 => ("TRDB", &["__cfi"]),
-            crate::tree::Vintage::K7_3 => ("TRDB", &["__pfx", "__cfi", "__odr_asan"]),
-        };
+        let e = &plan.vintage.exports;
+        let skip: Vec<&str> = e.skip.iter().map(String::as_str).collect();
+        let (letters, skip) = (e.letters.as_str(), skip.as_slice());
         crate::fsutil::write_if_changed(
             &objtree.join(&step.id),
             post::exports_header(&syms, letters, skip).as_bytes(),

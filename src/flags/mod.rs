@@ -6,19 +6,16 @@
 //! (the last wins: that is how `KRUSTFLAGS` overrides everything) but matters to anyone
 //! comparing command lines, so we keep it exactly:
 //!
-//! * 2021: base flags, debug-assertions, overflow-checks, opt-level, frame pointers,
-//!   debuginfo, `KRUSTFLAGS`; the target comes per rule (`rust_cross_flags`).
-//! * 6.12: `rust_common_flags`, the KBUILD base, arch flags, opt-level, debug-assertions,
-//!   overflow-checks, `-Dwarnings` (WERROR), frame pointers, function sections (kernel
-//!   objects), shadow call stack, CFI, debuginfo, `KRUSTFLAGS`.
-//! * 7.3: as 6.12 with `-Aclippy::precedence` for rustc < 1.86 before the arch flags, the
-//!   `--remap-path-prefix` of out-of-tree builds, and `-Dwarnings` after them.
+//! The sections of `KBUILD_RUSTFLAGS` ([`SECTIONS`]) are defined here; which of them a kernel
+//! has, in which order, and the words of its lists (`rust_common_flags`, the base) come from
+//! its layout description (`[flags]` in `templates/kbuild/<vintage>.toml`).
 //!
 //! Every argument carries the reason it is there ([`Flag::why`]) for `rkbuild config --explain`.
 
 pub mod crates;
 
 use crate::kconfig::DotConfig;
+use crate::layout::{Facts, When};
 use crate::target;
 use crate::toolchain::RustcInfo;
 use crate::tree::{Arch, Vintage};
@@ -78,7 +75,41 @@ pub enum FlagError {
     Contradiction(String),
 }
 
+impl Facts for Ctx<'_> {
+    fn rustc(&self) -> (u64, u64, u64) {
+        let v = &self.rustc.version;
+        (v.major, v.minor, v.patch)
+    }
+
+    fn on(&self, name: &str) -> bool {
+        self.cfg.enabled(name)
+    }
+
+    /// Only the plan asks this (a layout's optional generated files).
+    fn exists(&self, rel: &str) -> bool {
+        std::path::Path::new(&self.srctree).join(rel).exists()
+    }
+}
+
 impl Ctx<'_> {
+    /// Why a gate of the layout holds (`rustc 1.85.0 < 1.86.0`).
+    pub fn gate_why(&self, w: &When) -> String {
+        let mut parts = vec![];
+        if let Some(a) = &w.rustc_at_least {
+            parts.push(format!("rustc {} >= {a}", self.rustc.version));
+        }
+        if let Some(b) = &w.rustc_below {
+            parts.push(format!("rustc {} < {b}", self.rustc.version));
+        }
+        for s in &w.config {
+            parts.push(self.sym(s.trim_start_matches('!')));
+        }
+        if parts.is_empty() {
+            parts.push(w.describe());
+        }
+        parts.join(", ")
+    }
+
     /// `CONFIG_X=value (file:line)` or `CONFIG_X is not set`, for explanations.
     pub fn sym(&self, name: &str) -> String {
         match (self.cfg.get(name), self.cfg.origin(name)) {
@@ -113,123 +144,90 @@ impl Ctx<'_> {
 const COMMON_WHY: &str = "rust_common_flags (top Makefile)";
 const BASE_WHY: &str = "KBUILD_RUSTFLAGS base (top Makefile)";
 
+/// The named sections of `KBUILD_RUSTFLAGS` a layout may list in `flags.sequence`.
+pub const SECTIONS: &[&str] = &[
+    "common",
+    "base",
+    "common-per-version",
+    "arch",
+    "opt-level",
+    "debug-assertions",
+    "overflow-checks",
+    "werror",
+    "frame-pointer",
+    "shadow-call-stack",
+    "cfi",
+    "remap-path-prefix",
+    "debuginfo",
+    "krustflags",
+];
+
 /// `rust_common_flags`: lints and language flags shared by kernel crates and host programs.
 pub fn rust_common_flags(ctx: &Ctx) -> Vec<Flag> {
-    if ctx.vintage == Vintage::V2021 {
-        return vec![];
-    }
-    // One list for both vintages: `true` marks the clippy lints 7.3 added.
-    const WORDS: &[(&str, bool)] = &[
-        ("--edition=2021", false),
-        ("-Zbinary_dep_depinfo=y", false),
-        ("-Astable_features", false),
-        ("-Aunused_features", false),
-        ("-Dnon_ascii_idents", false),
-        ("-Dunsafe_op_in_unsafe_fn", false),
-        ("-Wmissing_docs", false),
-        ("-Wrust_2018_idioms", false),
-        ("-Wunreachable_pub", false),
-        ("-Wclippy::all", false),
-        ("-Wclippy::as_ptr_cast_mut", true),
-        ("-Wclippy::as_underscore", true),
-        ("-Wclippy::cast_lossless", true),
-        ("-Aclippy::collapsible_if", false),
-        ("-Aclippy::collapsible_match", false),
-        ("-Wclippy::ignored_unit_patterns", false),
-        ("-Aclippy::incompatible_msrv", true),
-        ("-Wclippy::mut_mut", false),
-        ("-Wclippy::needless_bitwise_bool", false),
-        ("-Aclippy::needless_lifetimes", false),
-        ("-Wclippy::no_mangle_with_rust_abi", false),
-        ("-Wclippy::ptr_as_ptr", true),
-        ("-Wclippy::ptr_cast_constness", true),
-        ("-Wclippy::ref_as_ptr", true),
-        ("-Wclippy::undocumented_unsafe_blocks", false),
-        ("-Aclippy::uninlined_format_args", false),
-        ("-Wclippy::unnecessary_safety_comment", false),
-        ("-Wclippy::unnecessary_safety_doc", false),
-        ("-Aclippy::unwrap_or_default", false),
-        ("-Wrustdoc::missing_crate_level_docs", false),
-        ("-Wrustdoc::unescaped_backticks", false),
-    ];
-    let newer = ctx.vintage >= Vintage::K7_3;
-    let words = WORDS
+    let mut out: Vec<Flag> = ctx
+        .vintage
+        .flags
+        .common
         .iter()
-        .filter(|(_, only_73)| newer || !only_73)
-        .map(|(w, _)| *w);
-    let mut out: Vec<Flag> = words.map(|w| Flag::new(w, COMMON_WHY)).collect();
+        .map(|w| Flag::new(w.clone(), COMMON_WHY))
+        .collect();
     out.extend(common_flags_per_version(ctx));
     out
 }
 
-/// 7.3's `rust_common_flags_per_version`: lints that depend on the rustc version.
+/// `rust_common_flags_per_version`: lints that depend on the rustc version.
 fn common_flags_per_version(ctx: &Ctx) -> Vec<Flag> {
-    let mut out = vec![];
-    if ctx.vintage == Vintage::K7_3 {
-        let (ok, why) = ctx.rustc_at_least(1, 86, 0);
-        if !ok {
-            out.push(Flag::new(
-                "-Aclippy::precedence",
-                format!("{why} (rust_common_flags_per_version)"),
-            ));
-        }
-    }
-    out
+    gated_words(
+        ctx,
+        &ctx.vintage.flags.common_per_version,
+        "rust_common_flags_per_version",
+    )
 }
 
-/// The 2021 flag set's lints and codegen options, with the ones today's rustc rejects
-/// translated (`-Zsymbol-mangling-version` became `-Csymbol-mangling-version` in 1.59 and the
-/// `-Z` form is rejected by 1.85).
-fn v2021_base(ctx: &Ctx) -> Vec<Flag> {
-    let mut out = vec![];
-    for w in [
-        "--emit=dep-info,obj,metadata",
-        "--edition=2018",
-        "-Cpanic=abort",
-        "-Cembed-bitcode=n",
-        "-Clto=n",
-        "-Crpath=n",
-        "-Cforce-unwind-tables=n",
-        "-Ccodegen-units=1",
-        "-Zbinary_dep_depinfo=y",
-    ] {
-        out.push(Flag::new(w, BASE_WHY));
-    }
-    let (stable_mangling, why) = ctx.rustc_at_least(1, 59, 0);
-    out.push(if stable_mangling {
-        Flag::new(
-            "-Csymbol-mangling-version=v0",
-            format!("2021 base `-Zsymbol-mangling-version=v0`, translated: {why} (the -Z form is rejected by rustc 1.85)"),
-        )
-    } else {
-        Flag::new("-Zsymbol-mangling-version=v0", BASE_WHY)
-    });
-    for w in [
-        "-Dunsafe_op_in_unsafe_fn",
-        "-Drust_2018_idioms",
-        "-Wmissing_docs",
-    ] {
-        out.push(Flag::new(w, BASE_WHY));
-    }
-    out
+/// The words of the gates that hold, each with its gate as the reason.
+fn gated_words(ctx: &Ctx, list: &[crate::layout::Gated<Vec<String>>], what: &str) -> Vec<Flag> {
+    list.iter()
+        .filter(|g| g.when.holds(ctx))
+        .flat_map(|g| {
+            let why = format!("{} ({what})", ctx.gate_why(&g.when));
+            g.value
+                .iter()
+                .map(move |w| Flag::new(w.clone(), why.clone()))
+        })
+        .collect()
+}
+
+/// The `KBUILD_RUSTFLAGS` base after the common flags; a `{var}` in a word is the layout's
+/// value for this rustc (2021's symbol-mangling flag, renamed in rustc 1.59).
+fn base_flags(ctx: &Ctx) -> Vec<Flag> {
+    let vars = ctx.vintage.vars_for(ctx);
+    ctx.vintage
+        .flags
+        .base
+        .iter()
+        .map(|w| match vars.fill(w) {
+            Ok(v) if v != *w => Flag::new(
+                v,
+                format!("{BASE_WHY}, as rustc {} spells it", ctx.rustc.version),
+            ),
+            _ => Flag::new(w.clone(), BASE_WHY),
+        })
+        .collect()
 }
 
 /// The opt-level: 6.12/7.3 follow the C choice (2 or s); 2021 has its own choice, whose
 /// default maps the C choice (O2→2, O3→3, Os→z).
 pub fn opt_level(ctx: &Ctx) -> Result<Option<Flag>, FlagError> {
+    let rust_choice_style = ctx.vintage.flags.opt_level == "rust-choice";
     let c_choice = [
         ("CC_OPTIMIZE_FOR_PERFORMANCE", "2"),
         ("CC_OPTIMIZE_FOR_PERFORMANCE_O3", "3"),
         (
             "CC_OPTIMIZE_FOR_SIZE",
-            if ctx.vintage == Vintage::V2021 {
-                "z"
-            } else {
-                "s"
-            },
+            if rust_choice_style { "z" } else { "s" },
         ),
     ];
-    if ctx.vintage != Vintage::V2021 {
+    if !rust_choice_style {
         return Ok(c_choice
             .iter()
             .filter(|(s, _)| *s != "CC_OPTIMIZE_FOR_PERFORMANCE_O3")
@@ -289,7 +287,7 @@ fn yes_no(ctx: &Ctx, flag: &str, sym: &str) -> Flag {
 /// Checks the 2021 build-assert choice against the opt-level (DENY cannot hold at opt-level 0:
 /// unoptimised code keeps the `build_error` calls).
 pub fn check_build_assert(ctx: &Ctx) -> Result<(), FlagError> {
-    if ctx.vintage != Vintage::V2021 {
+    if ctx.vintage.flags.build_assert != "choice" {
         return Ok(());
     }
     let set: Vec<&str> = [
@@ -332,8 +330,8 @@ pub enum BuildAssert {
 }
 
 pub fn build_assert(ctx: &Ctx) -> (BuildAssert, String) {
-    match ctx.vintage {
-        Vintage::V2021 => {
+    match ctx.vintage.flags.build_assert.as_str() {
+        "choice" => {
             if ctx.on("RUST_BUILD_ASSERT_ALLOW") {
                 (BuildAssert::Allow, ctx.sym("RUST_BUILD_ASSERT_ALLOW"))
             } else if ctx.on("RUST_BUILD_ASSERT_WARN") {
@@ -361,14 +359,11 @@ fn frame_pointer_flags(ctx: &Ctx) -> Vec<Flag> {
         "-Cforce-frame-pointers=y",
         ctx.sym("FRAME_POINTER"),
     ));
-    if ctx.vintage != Vintage::V2021 {
-        let (ok, why) = ctx.rustc_at_least(1, 98, 0);
-        if !ok {
-            out.push(Flag::new(
-                "-Zllvm_module_flag=frame-pointer:u32:2:max",
-                format!("{} and {why} (rust#156980)", ctx.sym("FRAME_POINTER")),
-            ));
-        }
+    for f in gated_words(ctx, &ctx.vintage.flags.frame_pointer_extra, "rust#156980") {
+        out.push(Flag::new(
+            f.arg,
+            format!("{} and {}", ctx.sym("FRAME_POINTER"), f.why),
+        ));
     }
     out
 }
@@ -378,7 +373,8 @@ fn debug_flags(ctx: &Ctx) -> Vec<Flag> {
     if !ctx.on("DEBUG_INFO") {
         return out;
     }
-    if ctx.vintage != Vintage::V2021 {
+    let extras = ctx.vintage.flags.debuginfo_extras;
+    if extras {
         for (s, v) in [("DEBUG_INFO_DWARF4", "4"), ("DEBUG_INFO_DWARF5", "5")] {
             if ctx.on(s) {
                 out.push(Flag::new(format!("-Zdwarf-version={v}"), ctx.sym(s)));
@@ -394,7 +390,7 @@ fn debug_flags(ctx: &Ctx) -> Vec<Flag> {
             format!("{}, not reduced", ctx.sym("DEBUG_INFO")),
         ));
     }
-    if ctx.vintage != Vintage::V2021 {
+    if extras {
         for (s, v) in [
             ("DEBUG_INFO_COMPRESSED_ZLIB", "zlib"),
             ("DEBUG_INFO_COMPRESSED_ZSTD", "zstd"),
@@ -416,79 +412,63 @@ fn werror(ctx: &Ctx) -> Option<Flag> {
         .then(|| Flag::new("-Dwarnings", ctx.sym("WERROR")))
 }
 
-/// `KBUILD_RUSTFLAGS`: everything every target crate gets, in Kbuild's order.
+/// `KBUILD_RUSTFLAGS`: everything every target crate gets, in the layout's order.
 pub fn kbuild_rustflags(ctx: &Ctx) -> Result<Vec<Flag>, FlagError> {
     check_build_assert(ctx)?;
     let mut out = vec![];
-    if ctx.vintage == Vintage::V2021 {
-        out.extend(v2021_base(ctx));
-        out.push(yes_no(ctx, "-Cdebug-assertions", "RUST_DEBUG_ASSERTIONS"));
-        out.push(yes_no(ctx, "-Coverflow-checks", "RUST_OVERFLOW_CHECKS"));
-        out.extend(opt_level(ctx)?);
-        out.extend(frame_pointer_flags(ctx));
-        out.extend(debug_flags(ctx));
-        out.extend(krustflags(ctx));
-        return Ok(out);
-    }
-    // rust_common_flags (with the per-version lints appended after the base, as 7.3 does).
-    let common = rust_common_flags(ctx);
-    let per_version = common_flags_per_version(ctx).len();
-    out.extend_from_slice(&common[..common.len() - per_version]);
-    for w in [
-        "-Cpanic=abort",
-        "-Cembed-bitcode=n",
-        "-Clto=n",
-        "-Cforce-unwind-tables=n",
-        "-Ccodegen-units=1",
-        "-Csymbol-mangling-version=v0",
-        "-Crelocation-model=static",
-        "-Zfunction-sections=n",
-        "-Wclippy::float_arithmetic",
-    ] {
-        out.push(Flag::new(w, BASE_WHY));
-    }
-    out.extend_from_slice(&common[common.len() - per_version..]);
-    out.extend(target::arch_flags(ctx));
-    out.extend(opt_level(ctx)?);
-    out.push(yes_no(ctx, "-Cdebug-assertions", "RUST_DEBUG_ASSERTIONS"));
-    out.push(yes_no(ctx, "-Coverflow-checks", "RUST_OVERFLOW_CHECKS"));
-    if ctx.vintage == Vintage::K6_12 {
-        out.extend(werror(ctx));
-    }
-    out.extend(frame_pointer_flags(ctx));
-    if ctx.on("SHADOW_CALL_STACK") && !ctx.on("DYNAMIC_SCS") {
-        out.push(Flag::new(
-            "-Zsanitizer=shadow-call-stack",
-            ctx.sym("SHADOW_CALL_STACK"),
-        ));
-    }
-    let cfi = if ctx.vintage == Vintage::K6_12 {
-        "CFI_CLANG"
-    } else {
-        "CFI"
-    };
-    if ctx.on(cfi) {
-        for w in [
-            "-Zsanitizer=kcfi",
-            "-Zsanitizer-cfi-normalize-integers",
-            "-Zmerge-functions=disabled",
-        ] {
-            out.push(Flag::new(w, format!("{} (RUSTC_FLAGS_CFI)", ctx.sym(cfi))));
+    let common_len = ctx.vintage.flags.common.len();
+    for section in &ctx.vintage.flags.sequence {
+        match section.as_str() {
+            // Without its own section the per-version lints follow the common flags.
+            "common" if ctx.vintage.has_section("common-per-version") => {
+                out.extend(rust_common_flags(ctx).into_iter().take(common_len))
+            }
+            "common" => out.extend(rust_common_flags(ctx)),
+            "base" => out.extend(base_flags(ctx)),
+            "common-per-version" => out.extend(common_flags_per_version(ctx)),
+            "arch" => out.extend(target::arch_flags(ctx)),
+            "opt-level" => out.extend(opt_level(ctx)?),
+            "debug-assertions" => {
+                out.push(yes_no(ctx, "-Cdebug-assertions", "RUST_DEBUG_ASSERTIONS"))
+            }
+            "overflow-checks" => out.push(yes_no(ctx, "-Coverflow-checks", "RUST_OVERFLOW_CHECKS")),
+            "werror" => out.extend(werror(ctx)),
+            "frame-pointer" => out.extend(frame_pointer_flags(ctx)),
+            "shadow-call-stack" => {
+                if ctx.on("SHADOW_CALL_STACK") && !ctx.on("DYNAMIC_SCS") {
+                    out.push(Flag::new(
+                        "-Zsanitizer=shadow-call-stack",
+                        ctx.sym("SHADOW_CALL_STACK"),
+                    ));
+                }
+            }
+            "cfi" => {
+                let cfi = ctx.vintage.flags.cfi_symbol.as_deref().unwrap_or("CFI");
+                if ctx.on(cfi) {
+                    for w in [
+                        "-Zsanitizer=kcfi",
+                        "-Zsanitizer-cfi-normalize-integers",
+                        "-Zmerge-functions=disabled",
+                    ] {
+                        out.push(Flag::new(w, format!("{} (RUSTC_FLAGS_CFI)", ctx.sym(cfi))));
+                    }
+                }
+            }
+            "remap-path-prefix" => {
+                if ctx.out_of_srctree && ctx.has_remap_path_scope {
+                    let why = "out-of-tree build (O=) and rustc accepts --remap-path-scope";
+                    out.push(Flag::new(
+                        format!("--remap-path-prefix={}/=", ctx.srctree),
+                        why,
+                    ));
+                    out.push(Flag::new("--remap-path-scope=macro", why));
+                }
+            }
+            "debuginfo" => out.extend(debug_flags(ctx)),
+            "krustflags" => out.extend(krustflags(ctx)),
+            other => unreachable!("layouts are checked on load: section `{other}`"),
         }
     }
-    if ctx.vintage == Vintage::K7_3 {
-        if ctx.out_of_srctree && ctx.has_remap_path_scope {
-            let why = "out-of-tree build (O=) and rustc accepts --remap-path-scope";
-            out.push(Flag::new(
-                format!("--remap-path-prefix={}/=", ctx.srctree),
-                why,
-            ));
-            out.push(Flag::new("--remap-path-scope=macro", why));
-        }
-        out.extend(werror(ctx));
-    }
-    out.extend(debug_flags(ctx));
-    out.extend(krustflags(ctx));
     Ok(out)
 }
 
@@ -519,7 +499,8 @@ pub fn modkern_flags(ctx: &Ctx, kind: ObjKind) -> Vec<Flag> {
             ));
         }
         ObjKind::Kernel => {
-            if ctx.vintage != Vintage::V2021 && ctx.on("LD_DEAD_CODE_DATA_ELIMINATION") {
+            if ctx.vintage.flags.function_sections_kernel && ctx.on("LD_DEAD_CODE_DATA_ELIMINATION")
+            {
                 out.push(Flag::new(
                     "-Zfunction-sections=y",
                     ctx.sym("LD_DEAD_CODE_DATA_ELIMINATION"),

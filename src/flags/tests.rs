@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::kconfig::{DotConfig, Format};
+use crate::layout::Layout;
 use std::path::Path;
 
 fn cfg(text: &str) -> DotConfig {
@@ -39,7 +40,7 @@ fn opt_level_follows_the_c_choice_from_6_12() {
     let p = flags(
         &format!("{x}CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y\n"),
         "1.85.0",
-        Vintage::K6_12,
+        Layout::builtin("6.12"),
         Arch::X86_64,
     )
     .unwrap();
@@ -47,7 +48,7 @@ fn opt_level_follows_the_c_choice_from_6_12() {
     let s = flags(
         &format!("{x}CONFIG_CC_OPTIMIZE_FOR_SIZE=y\n"),
         "1.85.0",
-        Vintage::K7_3,
+        Layout::builtin("7.3"),
         Arch::X86_64,
     )
     .unwrap();
@@ -57,7 +58,7 @@ fn opt_level_follows_the_c_choice_from_6_12() {
 
 #[test]
 fn opt_level_2021_choice() {
-    let v1 = |t: &str| flags(t, "1.85.0", Vintage::V2021, Arch::X86_64);
+    let v1 = |t: &str| flags(t, "1.85.0", Layout::builtin("2021"), Arch::X86_64);
     let similar = "CONFIG_RUST_OPT_LEVEL_SIMILAR_AS_CHOSEN_FOR_C=y\n";
     assert!(has(
         &v1(&format!("{similar}CONFIG_CC_OPTIMIZE_FOR_SIZE=y\n")).unwrap(),
@@ -98,7 +99,7 @@ fn build_assert_deny_with_opt_level_0_is_rejected() {
     let e = flags(
         "CONFIG_RUST_OPT_LEVEL_0=y\nCONFIG_RUST_BUILD_ASSERT_DENY=y\n",
         "1.85.0",
-        Vintage::V2021,
+        Layout::builtin("2021"),
         Arch::X86_64,
     )
     .unwrap_err();
@@ -109,23 +110,23 @@ fn build_assert_deny_with_opt_level_0_is_rejected() {
     let c = cfg("CONFIG_RUST_BUILD_ASSERT_WARN=y\n");
     let r = RustcInfo::synthetic("1.85.0");
     assert_eq!(
-        build_assert(&ctx(&c, &r, Vintage::V2021, Arch::X86_64)).0,
+        build_assert(&ctx(&c, &r, Layout::builtin("2021"), Arch::X86_64)).0,
         BuildAssert::Warn
     );
     assert_eq!(
-        build_assert(&ctx(&c, &r, Vintage::K6_12, Arch::X86_64)).0,
+        build_assert(&ctx(&c, &r, Layout::builtin("6.12"), Arch::X86_64)).0,
         BuildAssert::Deny
     );
     let c = cfg("CONFIG_RUST_BUILD_ASSERT_ALLOW=y\n");
     assert_eq!(
-        build_assert(&ctx(&c, &r, Vintage::K7_3, Arch::X86_64)).0,
+        build_assert(&ctx(&c, &r, Layout::builtin("7.3"), Arch::X86_64)).0,
         BuildAssert::Allow
     );
 }
 
 #[test]
 fn debug_assertions_and_overflow_checks_are_always_explicit() {
-    for v in Vintage::ALL {
+    for v in Layout::all() {
         let f = flags("CONFIG_RUST_OPT_LEVEL_2=y\n", "1.85.0", v, Arch::X86_64).unwrap();
         assert_eq!(
             f.iter()
@@ -147,7 +148,7 @@ fn frame_pointers_and_debuginfo() {
     let f = flags(
         "CONFIG_FRAME_POINTER=y\n",
         "1.97.0",
-        Vintage::K7_3,
+        Layout::builtin("7.3"),
         Arch::X86_64,
     )
     .unwrap();
@@ -159,7 +160,7 @@ fn frame_pointers_and_debuginfo() {
     let f = flags(
         "CONFIG_FRAME_POINTER=y\n",
         "1.98.0",
-        Vintage::K7_3,
+        Layout::builtin("7.3"),
         Arch::X86_64,
     )
     .unwrap();
@@ -167,7 +168,7 @@ fn frame_pointers_and_debuginfo() {
     let f = flags(
         "CONFIG_DEBUG_INFO=y\nCONFIG_DEBUG_INFO_DWARF5=y\n",
         "1.85.0",
-        Vintage::K6_12,
+        Layout::builtin("6.12"),
         Arch::X86_64,
     )
     .unwrap();
@@ -176,12 +177,12 @@ fn frame_pointers_and_debuginfo() {
     let f = flags(
         "CONFIG_RUST_OPT_LEVEL_2=y\nCONFIG_DEBUG_INFO=y\nCONFIG_DEBUG_INFO_REDUCED=y\n",
         "1.85.0",
-        Vintage::V2021,
+        Layout::builtin("2021"),
         Arch::X86_64,
     )
     .unwrap();
     assert!(has(&f, "-Cdebuginfo=1"));
-    assert!(!flags("", "1.85.0", Vintage::K6_12, Arch::X86_64)
+    assert!(!flags("", "1.85.0", Layout::builtin("6.12"), Arch::X86_64)
         .unwrap()
         .iter()
         .any(|a| a.starts_with("-Cdebuginfo")));
@@ -191,7 +192,7 @@ fn frame_pointers_and_debuginfo() {
 fn krustflags_come_last_and_werror_position_per_vintage() {
     let c = cfg("CONFIG_WERROR=y\nCONFIG_FRAME_POINTER=y\n");
     let r = RustcInfo::synthetic("1.85.0");
-    let mut x = ctx(&c, &r, Vintage::K6_12, Arch::X86_64);
+    let mut x = ctx(&c, &r, Layout::builtin("6.12"), Arch::X86_64);
     x.krustflags = vec!["-Copt-level=0".into(), "-g".into()];
     let f = args(&kbuild_rustflags(&x).unwrap());
     assert_eq!(&f[f.len() - 2..], ["-Copt-level=0", "-g"]);
@@ -206,7 +207,7 @@ fn krustflags_come_last_and_werror_position_per_vintage() {
         .unwrap();
     assert_eq!(w, oc + 1);
     assert!(w < fp, "6.12: -Dwarnings before frame pointers");
-    x.vintage = Vintage::K7_3;
+    x.vintage = Layout::builtin("7.3");
     let f = args(&kbuild_rustflags(&x).unwrap());
     let w = f.iter().position(|a| a == "-Dwarnings").unwrap();
     let fp = f
@@ -223,7 +224,7 @@ fn krustflags_come_last_and_werror_position_per_vintage() {
 fn module_objects_get_cfg_module_before_the_argfile() {
     let c = cfg("CONFIG_LD_DEAD_CODE_DATA_ELIMINATION=y\n");
     let r = RustcInfo::synthetic("1.85.0");
-    let x = ctx(&c, &r, Vintage::K6_12, Arch::X86_64);
+    let x = ctx(&c, &r, Layout::builtin("6.12"), Arch::X86_64);
     let m = args(&rust_flags(&x, ObjKind::Module).unwrap());
     assert_eq!(
         &m[m.len() - 3..],
@@ -241,7 +242,7 @@ fn symbol_mangling_is_translated_for_new_rustc() {
     let f = flags(
         "CONFIG_RUST_OPT_LEVEL_2=y\n",
         "1.85.0",
-        Vintage::V2021,
+        Layout::builtin("2021"),
         Arch::X86_64,
     )
     .unwrap();
@@ -250,7 +251,7 @@ fn symbol_mangling_is_translated_for_new_rustc() {
     let f = flags(
         "CONFIG_RUST_OPT_LEVEL_2=y\n",
         "1.54.0",
-        Vintage::V2021,
+        Layout::builtin("2021"),
         Arch::X86_64,
     )
     .unwrap();
@@ -259,16 +260,28 @@ fn symbol_mangling_is_translated_for_new_rustc() {
 
 #[test]
 fn arch_flags_follow_config_and_rustc() {
-    let a = flags("CONFIG_ARM64=y\n", "1.85.0", Vintage::K6_12, Arch::Arm64).unwrap();
+    let a = flags(
+        "CONFIG_ARM64=y\n",
+        "1.85.0",
+        Layout::builtin("6.12"),
+        Arch::Arm64,
+    )
+    .unwrap();
     assert!(
         has(&a, "--target=aarch64-unknown-none-softfloat") && has(&a, "-Cforce-unwind-tables=n")
     );
-    let a = flags("CONFIG_ARM64=y\n", "1.84.0", Vintage::K6_12, Arch::Arm64).unwrap();
+    let a = flags(
+        "CONFIG_ARM64=y\n",
+        "1.84.0",
+        Layout::builtin("6.12"),
+        Arch::Arm64,
+    )
+    .unwrap();
     assert!(has(&a, "--target=aarch64-unknown-none") && has(&a, "-Ctarget-feature=-neon"));
     let r = flags(
         "CONFIG_RISCV=y\nCONFIG_64BIT=y\n",
         "1.85.0",
-        Vintage::K6_12,
+        Layout::builtin("6.12"),
         Arch::Riscv64,
     )
     .unwrap();
@@ -276,14 +289,20 @@ fn arch_flags_follow_config_and_rustc() {
     let r = flags(
         "CONFIG_RISCV=y\nCONFIG_64BIT=y\nCONFIG_RISCV_ISA_C=y\n",
         "1.85.0",
-        Vintage::K6_12,
+        Layout::builtin("6.12"),
         Arch::Riscv64,
     )
     .unwrap();
     assert!(!has(&r, "-Ctarget-feature=-c"));
-    let p = flags("CONFIG_7=y\n", "1.85.0", Vintage::K7_3, Arch::X86_64).unwrap();
+    let p = flags(
+        "CONFIG_7=y\n",
+        "1.85.0",
+        Layout::builtin("7.3"),
+        Arch::X86_64,
+    )
+    .unwrap();
     assert!(has(&p, "-Aclippy::precedence"), "7.3 with rustc < 1.86");
-    let p = flags("", "1.86.0", Vintage::K7_3, Arch::X86_64).unwrap();
+    let p = flags("", "1.86.0", Layout::builtin("7.3"), Arch::X86_64).unwrap();
     assert!(!has(&p, "-Aclippy::precedence"));
 }
 
@@ -291,10 +310,15 @@ fn arch_flags_follow_config_and_rustc() {
 fn every_flag_says_why() {
     let c = cfg("CONFIG_X86_64=y\nCONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y\nCONFIG_X86_KERNEL_IBT=y\n");
     let r = RustcInfo::synthetic("1.85.0");
-    for f in rust_flags(&ctx(&c, &r, Vintage::K6_12, Arch::X86_64), ObjKind::Module).unwrap() {
+    for f in rust_flags(
+        &ctx(&c, &r, Layout::builtin("6.12"), Arch::X86_64),
+        ObjKind::Module,
+    )
+    .unwrap()
+    {
         assert!(!f.why.is_empty(), "{}", f.arg);
     }
-    let f = kbuild_rustflags(&ctx(&c, &r, Vintage::K6_12, Arch::X86_64)).unwrap();
+    let f = kbuild_rustflags(&ctx(&c, &r, Layout::builtin("6.12"), Arch::X86_64)).unwrap();
     let o = f.iter().find(|f| f.arg == "-Copt-level=2").unwrap();
     assert!(
         o.why

@@ -31,9 +31,10 @@ pub enum TargetStyle {
 impl TargetStyle {
     /// The vintage's own choice.
     pub fn default_for(vintage: Vintage) -> TargetStyle {
-        match vintage {
-            Vintage::V2021 => TargetStyle::Json,
-            _ => TargetStyle::Builtin,
+        if vintage.uses_json_targets() {
+            TargetStyle::Json
+        } else {
+            TargetStyle::Builtin
         }
     }
 
@@ -96,7 +97,7 @@ pub fn target_for(
             notes,
         }
     };
-    if x86 && vintage != Vintage::V2021 {
+    if x86 && !vintage.uses_json_targets() {
         // Upstream's own spec in either style: fidelity to the kernel's bytes.
         schema::check_known(rustc)?;
         let text = if cfg.has("X86_64") || cfg.has("X86_32") {
@@ -239,18 +240,12 @@ pub fn builtin_flags(
 
 /// Where the vintage keeps the generated spec, relative to the object tree.
 pub fn spec_path(vintage: Vintage) -> &'static str {
-    match vintage {
-        Vintage::V2021 => "rust/target.json",
-        _ => "scripts/target.json",
-    }
+    &vintage.target.spec
 }
 
 /// Whether this arch uses a custom spec file in the vintage (else a built-in target).
 pub fn uses_spec(vintage: Vintage, arch: Arch) -> bool {
-    match vintage {
-        Vintage::V2021 => true,
-        _ => matches!(arch, Arch::X86_64 | Arch::X86),
-    }
+    vintage.uses_json_targets() || matches!(arch, Arch::X86_64 | Arch::X86)
 }
 
 /// The arch flags added to KBUILD_RUSTFLAGS by `arch/$(SRCARCH)/Makefile` (6.12 and 7.3). The
@@ -258,9 +253,12 @@ pub fn uses_spec(vintage: Vintage, arch: Arch) -> bool {
 pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
     let mut out = vec![];
     let mk = |s: &str| format!("arch/{}/Makefile{s}", ctx.arch.srcarch());
-    match (ctx.vintage, ctx.arch) {
-        (Vintage::V2021, _) => {}
-        (_, Arch::X86_64 | Arch::X86) => {
+    if ctx.vintage.target.per_rule {
+        // The target comes per rule, and the arch Makefiles add no Rust flags.
+        return out;
+    }
+    match ctx.arch {
+        Arch::X86_64 | Arch::X86 => {
             out.push(Flag::new(
                 format!("--target={}/{}", ctx.objtree, spec_path(ctx.vintage)),
                 format!("{}: x86 uses the generated target spec", mk("")),
@@ -286,7 +284,7 @@ pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
                 ));
             }
             if ctx.arch == Arch::X86_64 {
-                if ctx.vintage == Vintage::K6_12 {
+                if ctx.vintage.flags.x86_cpu == "per-cpu-symbol" {
                     for (s, f) in [
                         ("MK8", "-Ctarget-cpu=k8"),
                         ("MPSC", "-Ctarget-cpu=nocona"),
@@ -330,7 +328,7 @@ pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
                 ));
             }
         }
-        (_, Arch::Arm64) => {
+        Arch::Arm64 => {
             let (ok, why) = ctx.rustc_at_least(1, 85, 0);
             if ok {
                 out.push(Flag::new("--target=aarch64-unknown-none-softfloat", why));
@@ -369,7 +367,7 @@ pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
                 out.push(Flag::new("-Zfixed-x18", ctx.sym("SHADOW_CALL_STACK")));
             }
         }
-        (_, Arch::Riscv64) => {
+        Arch::Riscv64 => {
             let why = "arch/riscv/Makefile: RV64I";
             out.push(Flag::new("-Ctarget-cpu=generic-rv64", why));
             out.push(Flag::new("--target=riscv64imac-unknown-none-elf", why));
@@ -378,7 +376,7 @@ pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
                 out.push(Flag::new("-Ctarget-feature=-c", ctx.sym("RISCV_ISA_C")));
             }
         }
-        (_, Arch::Riscv32) => {
+        Arch::Riscv32 => {
             let why = "arch/riscv/Makefile: RV32I (not supported upstream; rkbuild extension)";
             out.push(Flag::new("-Ctarget-cpu=generic-rv32", why));
             out.push(Flag::new("--target=riscv32imac-unknown-none-elf", why));
@@ -386,27 +384,27 @@ pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
                 out.push(Flag::new("-Ctarget-feature=-c", ctx.sym("RISCV_ISA_C")));
             }
         }
-        (_, Arch::Loongarch64) => {
+        Arch::Loongarch64 => {
             out.push(Flag::new(
                 "--target=loongarch64-unknown-none-softfloat",
                 mk(""),
             ));
             out.push(Flag::new("-Ccode-model=small", mk("")));
         }
-        (_, Arch::Arm) => {
+        Arch::Arm => {
             out.push(Flag::new("--target=arm-unknown-linux-gnueabi", mk("")));
         }
-        (_, Arch::Powerpc64) => {
+        Arch::Powerpc64 => {
             out.push(Flag::new("--target=powerpc64le-unknown-linux-gnu", mk("")));
             out.push(Flag::new(
                 "-Ctarget-feature=-mma,-vsx,-hard-float,-altivec",
                 mk(": no FP/vector in the kernel"),
             ));
         }
-        (_, Arch::Powerpc) => {
+        Arch::Powerpc => {
             out.push(Flag::new("--target=powerpc-unknown-linux-gnu", mk("")));
         }
-        (_, Arch::S390) => {
+        Arch::S390 => {
             out.push(Flag::new("--target=s390x-unknown-none-softfloat", mk("")));
             out.push(Flag::new("-Zpacked-stack", mk("")));
             out.push(Flag::new("-Ctarget-feature=+backchain", mk("")));
@@ -418,7 +416,7 @@ pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
 /// Arch flags that differ between kernel and module objects.
 pub fn modkern_arch_flags(ctx: &Ctx, kind: ObjKind) -> Vec<Flag> {
     let mut out = vec![];
-    if ctx.vintage != Vintage::V2021 && ctx.arch == Arch::Loongarch64 {
+    if !ctx.vintage.target.per_rule && ctx.arch == Arch::Loongarch64 {
         match kind {
             ObjKind::Kernel => {
                 out.push(Flag::new(
@@ -440,7 +438,7 @@ pub fn modkern_arch_flags(ctx: &Ctx, kind: ObjKind) -> Vec<Flag> {
 
 /// The 2021 vintage's per-rule `--target=` (`rust_cross_flags`): the spec written by rkbuild.
 pub fn cross_flags(ctx: &Ctx) -> Vec<Flag> {
-    if ctx.vintage != Vintage::V2021 {
+    if !ctx.vintage.target.per_rule {
         return vec![];
     }
     let mut out = vec![Flag::new(
@@ -546,6 +544,7 @@ pub fn kernel_x86_spec(cfg: &DotConfig, rustc: &RustcInfo) -> Result<String, Spe
 mod tests {
     use super::*;
     use crate::kconfig::Format;
+    use crate::layout::Layout;
     use std::path::Path;
 
     fn cfg(text: &str) -> DotConfig {
@@ -560,7 +559,7 @@ mod tests {
             let ctx = Ctx {
                 cfg: &c,
                 rustc: &r,
-                vintage: Vintage::V2021,
+                vintage: Layout::builtin("2021"),
                 arch: Arch::Arm64,
                 krustflags: vec![],
                 objtree: ".".into(),
@@ -585,7 +584,7 @@ mod tests {
         let r = RustcInfo::synthetic("1.95.0");
         let c = cfg("CONFIG_RISCV=y\nCONFIG_64BIT=y\n");
         let b = target_for(
-            Vintage::K7_3,
+            Layout::builtin("7.3"),
             Arch::Riscv64,
             &c,
             &r,
@@ -596,7 +595,7 @@ mod tests {
         assert!(b.spec.is_none());
         assert!(b.flags.iter().any(|f| f.arg == "-Ctarget-feature=-c"));
         let j = target_for(
-            Vintage::K7_3,
+            Layout::builtin("7.3"),
             Arch::Riscv64,
             &c,
             &r,
@@ -606,15 +605,23 @@ mod tests {
         .unwrap();
         assert!(j.spec.unwrap().contains("\"features\": \"+m,+a\""));
         assert_eq!(j.flags[0].arg, "--target=t.json");
-        assert_eq!(TargetStyle::default_for(Vintage::V2021), TargetStyle::Json);
+        assert_eq!(
+            TargetStyle::default_for(Layout::builtin("2021")),
+            TargetStyle::Json
+        );
         assert!(TargetStyle::parse("yaml").is_err());
         let x = cfg("CONFIG_X86_32=y\nCONFIG_UML=y\n");
-        assert!(
-            target_for(Vintage::V2021, Arch::X86, &x, &r, TargetStyle::Builtin, "t")
-                .unwrap_err()
-                .to_string()
-                .contains("fix: use --target-style json")
-        );
+        assert!(target_for(
+            Layout::builtin("2021"),
+            Arch::X86,
+            &x,
+            &r,
+            TargetStyle::Builtin,
+            "t"
+        )
+        .unwrap_err()
+        .to_string()
+        .contains("fix: use --target-style json"));
     }
 
     #[test]

@@ -1,0 +1,674 @@
+//! Kernel layouts as data: what a tree's `rust/Makefile` and the Rust parts of Kbuild say, one
+//! description per kernel vintage (`templates/kbuild/<name>.toml`).
+//!
+//! Design rule: a layout holds *facts of a kernel release* (its crates, their `--extern`s, cfgs
+//! and env, the command templates of its rules, its flag lists, its generated files and the
+//! steps that make them), each with the rustc version or configuration that gates it. Code asks
+//! the description questions ([`Layout::flags`], [`Layout::crates`] …); nothing else in rkbuild
+//! branches on which kernel it is. Adding a kernel is a new data file plus its tests.
+//!
+//! What stays code: facts of rustc itself (a flag renamed in some rustc release), facts of an
+//! architecture (`crate::arch`), and the meaning of each named flag section (`flags`), which
+//! a layout orders and switches but does not define.
+//!
+//! The serde types mirror the file one to one; [`Layout::check`] validates what serde cannot
+//! (unknown crates in `after`, templates naming unknown placeholders) so a bad file fails when
+//! loaded, with its name and the entry at fault.
+
+mod cond;
+mod template;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+pub use cond::{Facts, Gated, When};
+pub use template::{expand, Vars};
+
+/// One kernel layout.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layout {
+    /// The vintage's name (`6.12`): `--kbuild` takes it, plans and reports show it.
+    pub name: String,
+    pub about: String,
+    pub detect: Detect,
+    pub minimums: MinimumsDesc,
+    pub flags: FlagsDesc,
+    pub target: TargetDesc,
+    /// Named values the templates use (`{core_edition}`): the first entry whose gate holds.
+    #[serde(default)]
+    pub vars: BTreeMap<String, Vec<Gated<String>>>,
+    /// `cmd_rustc_library`.
+    pub library: CmdTemplate,
+    /// `cmd_rustc_procmacro`.
+    pub proc_macro: CmdTemplate,
+    /// `cmd_rustc_procmacrolibrary` (host rlibs under `rust/host/`), where the layout has one.
+    #[serde(default)]
+    pub host_library: Option<CmdTemplate>,
+    /// `rust_common_cmd` of Makefile.build: driver objects.
+    pub driver: DriverDesc,
+    /// `cmd_bindgen`.
+    pub bindgen: BindgenDesc,
+    /// Intrinsics `core` references that are redirected to compiler_builtins' stubs.
+    #[serde(default)]
+    pub intrinsics: Vec<Gated<Vec<String>>>,
+    /// `cmd_exports`: the symbol letters and names skipped.
+    pub exports: ExportsDesc,
+    /// The crates of `rust/`, in the order `rust/Makefile` lists them.
+    #[serde(rename = "crate")]
+    pub crates: Vec<CrateDesc>,
+    /// Generated sources and the bindgen runs that make them.
+    #[serde(rename = "bindgen_run", default)]
+    pub bindgen_runs: Vec<BindgenRun>,
+    /// rust-analyzer's view (`scripts/generate_rust_analyzer.py`).
+    pub analyzer: AnalyzerDesc,
+}
+
+/// How a tree or a configuration is recognised as this layout.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Detect {
+    /// Layouts are tried from the highest `order` down (newest first).
+    pub order: u32,
+    /// Paths in the source tree; any one present marks the layout.
+    #[serde(default)]
+    pub tree: Vec<String>,
+    /// Symbols only this layout's Kconfig has (for a `.config` without a tree).
+    #[serde(default)]
+    pub symbols: Vec<String>,
+}
+
+/// `scripts/min-tool-version.sh` when the tree has none, per arch where they differ.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MinimumsDesc {
+    pub rustc: String,
+    pub bindgen: String,
+    pub llvm: String,
+    pub source: String,
+    /// Per-SRCARCH overrides (`s390 = { rustc = "1.96.0" }`).
+    #[serde(default)]
+    pub arch: BTreeMap<String, ArchMinimums>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchMinimums {
+    pub rustc: Option<String>,
+    pub llvm: Option<String>,
+}
+
+/// How the vintage makes `KBUILD_RUSTFLAGS`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlagsDesc {
+    /// `rust_common_flags` (kernel and host crates).
+    pub common: Vec<String>,
+    /// `rust_common_flags_per_version`.
+    #[serde(default)]
+    pub common_per_version: Vec<Gated<Vec<String>>>,
+    /// The `KBUILD_RUSTFLAGS` base after the common flags.
+    pub base: Vec<String>,
+    /// The sections of `KBUILD_RUSTFLAGS` in the order the top Makefile appends them (each
+    /// section is defined in `flags`).
+    pub sequence: Vec<String>,
+    /// `c` (follows CC_OPTIMIZE_FOR_*: 2 or s) or `rust-choice` (2021's RUST_OPT_LEVEL_*).
+    pub opt_level: String,
+    /// `bool` (RUST_BUILD_ASSERT_ALLOW) or `choice` (2021's ALLOW/WARN/DENY).
+    pub build_assert: String,
+    /// The symbol that turns on kCFI for Rust (`CFI_CLANG` in 6.12, `CFI` in 7.3).
+    #[serde(default)]
+    pub cfi_symbol: Option<String>,
+    /// Adds `-Zllvm_module_flag=frame-pointer…` to FRAME_POINTER builds (gated by rustc).
+    #[serde(default)]
+    pub frame_pointer_extra: Vec<Gated<Vec<String>>>,
+    /// DWARF version and debuginfo compression flags (Makefile.debug).
+    #[serde(default)]
+    pub debuginfo_extras: bool,
+    /// LD_DEAD_CODE_DATA_ELIMINATION gives built-in objects `-Zfunction-sections=y`.
+    #[serde(default)]
+    pub function_sections_kernel: bool,
+    /// `--remap-path-prefix` of out-of-tree builds (when rustc takes `--remap-path-scope`).
+    #[serde(default)]
+    pub remap_path_prefix: bool,
+    /// The x86 CPU flags: `per-cpu-symbol` (MK8 …, 6.12) or `native-or-generic` (7.3).
+    pub x86_cpu: String,
+}
+
+/// How the target reaches rustc.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TargetDesc {
+    /// `json` (a spec for every arch, 2021) or `builtin` (built-in targets; x86 keeps the
+    /// kernel's generated spec).
+    pub style: String,
+    /// Where the spec is written, relative to the object tree.
+    pub spec: String,
+    /// The target is passed per rule (`rust_cross_flags`) rather than in KBUILD_RUSTFLAGS, and
+    /// the arch Makefiles add no Rust flags (2021).
+    #[serde(default)]
+    pub per_rule: bool,
+}
+
+/// A command template: the arguments after a flag base, with placeholders.
+///
+/// A word that is exactly `{target_flags}` or `{cross_flags}` expands to a list; any other
+/// `{name}` inside a word is replaced by a value (see [`template`]).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CmdTemplate {
+    /// What comes before the arguments: `rust-flags` (KBUILD_RUSTFLAGS + kernel/module flags +
+    /// the rustc_cfg argfile), `rust-common-flags`, or `none`.
+    pub base: String,
+    /// `rustc` (clippy-driver with `--clippy`) or `host-rustc` (never clippy: HOSTRUSTC).
+    #[serde(default = "default_compiler")]
+    pub compiler: String,
+    /// Environment before the program, in order.
+    #[serde(default)]
+    pub env: Vec<[String; 2]>,
+    pub args: Vec<String>,
+    /// The step's id (its main output).
+    pub id: String,
+    pub outputs: Vec<String>,
+    pub depfile: String,
+    /// Kbuild's quiet tag (`RUSTC L`); with clippy the `RUSTC` part becomes `CLIPPY`.
+    pub tag: String,
+}
+
+fn default_compiler() -> String {
+    "rustc".into()
+}
+
+/// What driver objects get.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriverDesc {
+    /// `rust_allowed_features`.
+    pub features: String,
+    pub cmd: CmdTemplate,
+}
+
+/// `cmd_bindgen`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindgenDesc {
+    pub args: Vec<String>,
+}
+
+/// One generated source and the bindgen run that makes it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BindgenRun {
+    /// The output, relative to the object tree: the step's id.
+    pub output: String,
+    /// The C input, relative to the source tree.
+    pub input: String,
+    /// A file of extra bindgen arguments (`rust/bindgen_parameters`), relative to srctree.
+    #[serde(default)]
+    pub parameters: Option<String>,
+    /// `bindgen_target_flags` besides the parameters file.
+    #[serde(default)]
+    pub flags: Vec<String>,
+    /// `bindgen_target_cflags`.
+    #[serde(default)]
+    pub cflags: Vec<String>,
+    /// The depfile clang writes; none when the rule passes no depfile flag.
+    #[serde(default)]
+    pub depfile: Option<String>,
+    #[serde(default)]
+    pub post: Vec<String>,
+    #[serde(default)]
+    pub when: When,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportsDesc {
+    /// `nm` symbol letters exported (`TRDB`).
+    pub letters: String,
+    /// Names containing these are skipped (`__cfi`).
+    #[serde(default)]
+    pub skip: Vec<String>,
+    /// `[object, header]` pairs, relative to the object tree.
+    pub headers: Vec<[String; 2]>,
+}
+
+/// One crate of `rust/`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CrateDesc {
+    pub name: String,
+    /// `library` (a target object), `proc-macro` or `host-library` (an rlib for proc macros).
+    pub kind: String,
+    /// The crate root, as written in the command (`{srctree}/rust/ffi.rs`).
+    pub root: String,
+    /// `rustc_target_flags`: `--extern`s, cfgs, edition, lints; gated groups allowed.
+    #[serde(default)]
+    pub flags: Vec<Word>,
+    /// `skip_flags`: removed from the flag base.
+    #[serde(default)]
+    pub skip_flags: Vec<String>,
+    /// Never linted (`skip_clippy`).
+    #[serde(default)]
+    pub skip_clippy: bool,
+    /// `rustc_target_envs`, before the template's env.
+    #[serde(default)]
+    pub env: Vec<[String; 2]>,
+    /// Steps that must finish first besides the `--extern`s (`rust/core.o`, generated files).
+    #[serde(default)]
+    pub after: Vec<String>,
+    /// Post-steps on the object: `redirect-intrinsics`, `weaken-symbols`.
+    #[serde(default)]
+    pub post: Vec<String>,
+    /// Linked only when build-time assertions are allowed (build_error).
+    #[serde(default)]
+    pub linked_if_build_assert_allows: bool,
+    /// Every step of the crate gets the `CheckBuildError` post-step (the kernel crate).
+    #[serde(default)]
+    pub check_build_error: bool,
+    #[serde(default)]
+    pub when: When,
+}
+
+/// A word of a crate's flags, or a group of words under a gate.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Word {
+    Plain(String),
+    Gated(Gated<Vec<String>>),
+}
+
+/// What `rust-project.json` lists for the tree (generate_rust_analyzer.py's table).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzerDesc {
+    /// `is_proc_macro`: `always` (false on other crates, 6.12) or `only-true` (7.3).
+    pub proc_macro_key: String,
+    /// The sysroot crates listed first (none when the file names `sysroot_src` only).
+    #[serde(default)]
+    pub sysroot_crates: Vec<String>,
+    /// Drivers are found from `Makefile` text only (2021) rather than Makefile and Kbuild.
+    #[serde(default)]
+    pub makefile_only: bool,
+    /// The crates after the sysroot ones, in the script's order.
+    #[serde(rename = "crate")]
+    pub crates: Vec<AnalyzerCrate>,
+    /// What each driver depends on.
+    pub driver_deps: Vec<String>,
+    /// The edition of crates that do not say (and of the sysroot crates when `core_edition`
+    /// is not read from rust/Makefile).
+    pub edition: String,
+    /// Per-crate cfgs and envs are read from rust/Makefile's `<crate>-cfgs`/`-envs`.
+    #[serde(default)]
+    pub crate_cfgs_from_makefile: bool,
+    /// The env of crates that include generated files (`{objtree}` is the object tree).
+    #[serde(default)]
+    pub generated_env: Vec<[String; 2]>,
+    /// Host programs under scripts/ are listed (`<stem>-rust` in scripts/Makefile).
+    #[serde(default)]
+    pub host_programs: bool,
+    /// How a driver is named: `stem` (its file) or `rustc` (`rustc --print crate-name`).
+    pub driver_name: String,
+    /// Crate attributes drivers are compiled with (`-Zcrate-attr`).
+    #[serde(default)]
+    pub driver_crate_attrs: Vec<String>,
+    /// The file names the library by `sysroot` (and lists its crates) or by `sysroot_src`.
+    pub sysroot_key: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyzerCrate {
+    pub name: String,
+    /// Relative to the source tree.
+    pub root: String,
+    pub deps: Vec<String>,
+    /// `lib`, `proc-macro`, or `generated` (includes files from objtree/rust).
+    pub kind: String,
+    #[serde(default)]
+    pub edition: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LayoutError {
+    #[error("{file}: {message}\n  fix: see docs/build.md (kernel layouts)")]
+    Parse { file: String, message: String },
+    #[error("{file}: {message}")]
+    Invalid { file: String, message: String },
+    #[error("unknown kernel vintage `{0}`\n  fix: use --kbuild with one of: {1} (or a layout description file, `*.toml`)")]
+    Unknown(String, String),
+}
+
+/// Where a configuration's symbols come from, and whether one is set.
+pub type Symbols<'a> = (&'a str, &'a dyn Fn(&str) -> bool);
+
+/// A settled vintage and how it was settled.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    pub layout: &'static Layout,
+    pub source: String,
+    /// Nothing told: the newest layout was taken.
+    pub guessed: bool,
+}
+
+/// The layouts rkbuild knows, embedded from `templates/kbuild/`.
+const BUILTIN: &[(&str, &str)] = &[
+    (
+        "templates/kbuild/2021.toml",
+        include_str!("../../templates/kbuild/2021.toml"),
+    ),
+    (
+        "templates/kbuild/6.12.toml",
+        include_str!("../../templates/kbuild/6.12.toml"),
+    ),
+    (
+        "templates/kbuild/7.3.toml",
+        include_str!("../../templates/kbuild/7.3.toml"),
+    ),
+];
+
+impl Layout {
+    /// Parses and checks a description.
+    pub fn parse(file: &str, text: &str) -> Result<Layout, LayoutError> {
+        let l: Layout = toml::from_str(text).map_err(|e| LayoutError::Parse {
+            file: file.to_string(),
+            message: e.to_string(),
+        })?;
+        l.check(file)?;
+        Ok(l)
+    }
+
+    /// Loads a description from a file; it lives for the rest of the run.
+    pub fn load(path: &Path) -> anyhow::Result<&'static Layout> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", path.display()))?;
+        Ok(Box::leak(Box::new(Layout::parse(
+            &path.display().to_string(),
+            &text,
+        )?)))
+    }
+
+    /// The built-in layouts, newest first.
+    pub fn all() -> &'static [Layout] {
+        static ALL: OnceLock<Vec<Layout>> = OnceLock::new();
+        ALL.get_or_init(|| {
+            let mut v: Vec<Layout> = BUILTIN
+                .iter()
+                .map(|(f, t)| Layout::parse(f, t).unwrap_or_else(|e| panic!("{e}")))
+                .collect();
+            v.sort_by_key(|l| std::cmp::Reverse(l.detect.order));
+            v
+        })
+    }
+
+    /// A built-in layout by name (`--kbuild 6.12`).
+    pub fn named(name: &str) -> Result<&'static Layout, LayoutError> {
+        Layout::all()
+            .iter()
+            .find(|l| l.name == name)
+            .ok_or_else(|| {
+                let mut names: Vec<&str> = Layout::all().iter().map(|l| l.name.as_str()).collect();
+                names.reverse();
+                LayoutError::Unknown(name.to_string(), names.join(", "))
+            })
+    }
+
+    /// A built-in layout whose name is known when the code is written (tests, defaults).
+    pub fn builtin(name: &str) -> &'static Layout {
+        Layout::named(name).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The newest built-in layout.
+    pub fn newest() -> &'static Layout {
+        &Layout::all()[0]
+    }
+
+    /// The layout whose markers a source tree holds.
+    pub fn detect_tree(srctree: &Path) -> Option<&'static Layout> {
+        Layout::all()
+            .iter()
+            .find(|l| l.detect.tree.iter().any(|p| srctree.join(p).exists()))
+    }
+
+    /// The layout a configuration's symbols tell (`present("RUSTC_LLVM_MAJOR_VERSION")`).
+    pub fn detect_symbols(present: impl Fn(&str) -> bool) -> Option<&'static Layout> {
+        Layout::all()
+            .iter()
+            .find(|l| l.detect.symbols.iter().any(|s| present(s)))
+    }
+
+    /// The one place a run's vintage is settled: `--kbuild` (a name, or a description file
+    /// `*.toml`), else the source tree's markers, else the configuration's symbols, else the
+    /// newest layout, marked as a guess. `symbols` names where the symbols came from.
+    pub fn resolve(
+        kbuild: Option<&str>,
+        srctree: Option<&Path>,
+        symbols: Option<Symbols>,
+    ) -> anyhow::Result<Resolved> {
+        if let Some(k) = kbuild {
+            let layout = if k.ends_with(".toml") {
+                Layout::load(Path::new(k))?
+            } else {
+                Layout::named(k)?
+            };
+            return Ok(Resolved {
+                layout,
+                source: "--kbuild".into(),
+                guessed: false,
+            });
+        }
+        if let Some(s) = srctree {
+            if let Some(layout) = Layout::detect_tree(s) {
+                return Ok(Resolved {
+                    layout,
+                    source: format!("the layout of {}", s.display()),
+                    guessed: false,
+                });
+            }
+        }
+        if let Some((from, present)) = symbols {
+            if let Some(layout) = Layout::detect_symbols(present) {
+                return Ok(Resolved {
+                    layout,
+                    source: format!("the symbols in {from}"),
+                    guessed: false,
+                });
+            }
+        }
+        Ok(Resolved {
+            layout: Layout::newest(),
+            source: "default (no tree to look at and no telling symbol; pass --kbuild)".into(),
+            guessed: true,
+        })
+    }
+
+    pub fn crate_named(&self, name: &str) -> Option<&CrateDesc> {
+        self.crates.iter().find(|c| c.name == name)
+    }
+
+    /// The value of a gated variable for these facts.
+    pub fn var(&self, name: &str, facts: &dyn Facts) -> Option<String> {
+        self.vars
+            .get(name)?
+            .iter()
+            .find(|g| g.when.holds(facts))
+            .map(|g| g.value.clone())
+    }
+
+    /// The values of every variable for these facts.
+    pub fn vars_for(&self, facts: &dyn Facts) -> Vars {
+        let mut v = Vars::new();
+        for name in self.vars.keys() {
+            if let Some(x) = self.var(name, facts) {
+                v.set(name, x);
+            }
+        }
+        v
+    }
+
+    /// The intrinsics redirected for these facts.
+    pub fn redirected_intrinsics(&self, facts: &dyn Facts) -> Vec<String> {
+        self.intrinsics
+            .iter()
+            .filter(|g| g.when.holds(facts))
+            .flat_map(|g| g.value.iter().cloned())
+            .collect()
+    }
+
+    /// The minimum tool versions for an arch (its SRCARCH).
+    pub fn minimums_for(&self, srcarch: &str) -> (String, String, String) {
+        let m = &self.minimums;
+        let a = m.arch.get(srcarch).cloned().unwrap_or_default();
+        (
+            a.rustc.unwrap_or_else(|| m.rustc.clone()),
+            m.bindgen.clone(),
+            a.llvm.unwrap_or_else(|| m.llvm.clone()),
+        )
+    }
+
+    pub fn uses_json_targets(&self) -> bool {
+        self.target.style == "json"
+    }
+
+    /// Which sections make up KBUILD_RUSTFLAGS, in order.
+    pub fn has_section(&self, name: &str) -> bool {
+        self.flags.sequence.iter().any(|s| s == name)
+    }
+
+    fn check(&self, file: &str) -> Result<(), LayoutError> {
+        let bad = |message: String| LayoutError::Invalid {
+            file: file.to_string(),
+            message,
+        };
+        let one_of = |what: &str, v: &str, allowed: &[&str]| {
+            if allowed.contains(&v) {
+                Ok(())
+            } else {
+                Err(bad(format!(
+                    "{what} = \"{v}\" is not one of {}",
+                    allowed.join(", ")
+                )))
+            }
+        };
+        one_of(
+            "flags.opt_level",
+            &self.flags.opt_level,
+            &["c", "rust-choice"],
+        )?;
+        one_of(
+            "flags.build_assert",
+            &self.flags.build_assert,
+            &["bool", "choice"],
+        )?;
+        one_of(
+            "flags.x86_cpu",
+            &self.flags.x86_cpu,
+            &["per-cpu-symbol", "native-or-generic", "none"],
+        )?;
+        one_of("target.style", &self.target.style, &["json", "builtin"])?;
+        one_of(
+            "analyzer.proc_macro_key",
+            &self.analyzer.proc_macro_key,
+            &["always", "only-true"],
+        )?;
+        for s in &self.flags.sequence {
+            one_of("a flags.sequence entry", s, crate::flags::SECTIONS)?;
+        }
+        let mut templates = vec![
+            ("library", &self.library),
+            ("proc_macro", &self.proc_macro),
+            ("driver.cmd", &self.driver.cmd),
+        ];
+        if let Some(h) = &self.host_library {
+            templates.push(("host_library", h));
+        }
+        for (what, t) in templates {
+            one_of(
+                &format!("{what}.base"),
+                &t.base,
+                &["rust-flags", "rust-common-flags", "none"],
+            )?;
+            one_of(
+                &format!("{what}.compiler"),
+                &t.compiler,
+                &["rustc", "host-rustc"],
+            )?;
+        }
+        let mut names = std::collections::HashSet::new();
+        for c in &self.crates {
+            if !names.insert(c.name.as_str()) {
+                return Err(bad(format!("crate `{}` is listed twice", c.name)));
+            }
+            one_of(
+                &format!("crate `{}` kind", c.name),
+                &c.kind,
+                &["library", "proc-macro", "host-library"],
+            )?;
+            if c.kind == "host-library" && self.host_library.is_none() {
+                return Err(bad(format!(
+                    "crate `{}` is a host-library, but the layout has no [host_library] template",
+                    c.name
+                )));
+            }
+            for p in &c.post {
+                one_of(
+                    &format!("crate `{}` post", c.name),
+                    p,
+                    &["redirect-intrinsics", "weaken-symbols"],
+                )?;
+            }
+        }
+        for r in &self.bindgen_runs {
+            for p in &r.post {
+                one_of(
+                    &format!("bindgen_run `{}` post", r.output),
+                    p,
+                    &["rename-const-helpers", "link-name-helpers"],
+                )?;
+            }
+        }
+        one_of(
+            "analyzer.driver_name",
+            &self.analyzer.driver_name,
+            &["stem", "rustc"],
+        )?;
+        one_of(
+            "analyzer.sysroot_key",
+            &self.analyzer.sysroot_key,
+            &["sysroot", "sysroot_src"],
+        )?;
+        for c in &self.analyzer.crates {
+            one_of(
+                &format!("analyzer crate `{}` kind", c.name),
+                &c.kind,
+                &["lib", "proc-macro", "generated"],
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// A layout shows as its name in reports and plans.
+impl serde::Serialize for Layout {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name)
+    }
+}
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Layout) -> bool {
+        self.name == other.name
+    }
+}
+
+impl std::fmt::Display for Layout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+#[cfg(test)]
+mod tests;

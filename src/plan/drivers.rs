@@ -1,0 +1,111 @@
+//! Driver objects: the Rust drivers the tree's Kbuild makefiles list ([`super::kbuild`]), each
+//! compiled with the layout's driver rule (`rust_common_cmd` of Makefile.build).
+
+use std::path::Path;
+
+use super::rust_dir::{base_vars, check_build_error, spec_input, tag_for};
+use super::{describe, program, Command, Inputs, Plan, PlanError, Step, StepKind};
+use crate::flags::crates::{self, Compiler, Unit};
+use crate::flags::{self, ObjKind};
+
+/// One driver object (`obj` relative to the trees, `src` its root relative to srctree,
+/// `modfile` the module it is part of: `samples/rust/rust_print` for `rust_print_main.o`).
+pub fn driver_step(
+    inp: &Inputs,
+    obj: &str,
+    src: &str,
+    modfile: &str,
+    kind: ObjKind,
+    clippy: bool,
+) -> anyhow::Result<Step> {
+    let ctx = inp.ctx;
+    let t = &ctx.vintage.driver.cmd;
+    let (dir, file) = obj.rsplit_once('/').unwrap_or((".", obj));
+    let stem = Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let src = format!("{}/{}", ctx.srctree, src);
+    let mut v = base_vars(inp);
+    v.set("obj", obj)
+        .set("src", src.clone())
+        .set("dir", dir)
+        .set("stem", stem.clone())
+        .set("modfile", modfile);
+    let cmd = crates::command(
+        ctx,
+        t,
+        &Unit {
+            kind,
+            vars: &v,
+            skip_flags: &[],
+            skip_clippy: false,
+            env: &[],
+        },
+        clippy,
+    )
+    .map_err(|e| PlanError::Unsupported(e.to_string()))?;
+    let tool = tag_for(&t.tag, cmd.compiler);
+    let tag = if kind == ObjKind::Module {
+        format!("{tool} [M]")
+    } else {
+        // Kbuild's `quiet_modtag` is three spaces for built-in objects.
+        format!("{tool}    ")
+    };
+    let fill = |w: &str| {
+        v.fill(w)
+            .map_err(|e| PlanError::Unsupported(format!("driver rule: {e}")))
+    };
+    let mut s = Step::new(obj, StepKind::Driver, &tag);
+    s.crate_name = Some(stem);
+    s.root = Some(src);
+    s.module = kind == ObjKind::Module;
+    s.clippy = cmd.compiler == Compiler::ClippyDriver;
+    let argv = cmd.argv();
+    describe(&mut s, &argv);
+    s.extra_flags = vec![];
+    s.cfgs.retain(|c| c == "MODULE");
+    s.outputs = t
+        .outputs
+        .iter()
+        .map(|o| fill(o))
+        .collect::<Result<_, _>>()?;
+    s.depfile = Some(fill(&t.depfile)?);
+    s.inputs.extend(spec_input(inp));
+    s.command = Some(Command {
+        env: cmd.env.clone(),
+        program: program(inp, cmd.compiler),
+        args: argv,
+    });
+    Ok(s)
+}
+
+/// Adds the drivers the makefiles list, and checks and orders the whole graph.
+pub(super) fn with_drivers(
+    inp: &Inputs,
+    clippy: bool,
+    mut steps: Vec<Step>,
+) -> anyhow::Result<Plan> {
+    let ctx = inp.ctx;
+    let check = check_build_error(inp);
+    let (drivers, skipped) = super::kbuild::scan(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
+    for d in drivers {
+        let modfile = d.obj.strip_suffix(".o").unwrap_or(&d.obj);
+        let mut s = driver_step(inp, &d.obj, &d.src, modfile, d.kind, clippy)?;
+        s.config = d.symbol.clone();
+        s.post.extend(check.clone());
+        steps.push(s);
+    }
+
+    Ok(Plan {
+        vintage: ctx.vintage,
+        arch: ctx.arch,
+        srctree: inp.srctree.to_path_buf(),
+        objtree: inp.objtree.to_path_buf(),
+        build_assert: flags::build_assert(ctx).0,
+        steps,
+        skipped,
+        tools: inp.tools.clone(),
+    }
+    .finish()?)
+}

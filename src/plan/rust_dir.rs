@@ -1,0 +1,273 @@
+//! The steps of the tree's `rust/`: every crate, generated file and exports header its layout
+//! description lists, each made with the layout's command template for its kind. Nothing here
+//! knows which kernel it is; the description answers.
+
+use std::collections::HashSet;
+
+use anyhow::Context as _;
+
+use super::{describe, edition_of, program, Command, Inputs, PlanError, PostStep, Step, StepKind};
+use crate::flags::crates::{self, Compiler, Unit};
+use crate::flags::{self, BuildAssert, ObjKind};
+use crate::layout::{BindgenRun, CrateDesc, Vars, Word};
+use crate::target;
+
+/// The placeholders every template of the plan may use.
+pub(super) fn base_vars(inp: &Inputs) -> Vars {
+    let ctx = inp.ctx;
+    let mut v = ctx.vintage.vars_for(ctx);
+    v.set("objtree", ctx.objtree.clone())
+        .set("objtree_abs", inp.objtree_abs.clone())
+        .set("srctree", ctx.srctree.clone())
+        .set("lib_src", inp.lib_src.clone())
+        .set("hostcc", inp.hostcc.clone())
+        .set("hostldflags", inp.hostldflags.clone())
+        .set("features", ctx.vintage.driver.features.clone());
+    v
+}
+
+fn fill(v: &Vars, w: &str, what: &str) -> Result<String, PlanError> {
+    v.fill(w).map_err(|e| {
+        PlanError::Unsupported(format!(
+            "{what}: {e}\n  fix: the layout `{what}` names a value rkbuild does not have"
+        ))
+    })
+}
+
+/// A crate's own flags for this configuration: gated groups included where their gate holds.
+fn crate_flags(inp: &Inputs, c: &CrateDesc, v: &Vars) -> Result<Vec<String>, PlanError> {
+    let mut out = vec![];
+    for w in &c.flags {
+        match w {
+            Word::Plain(w) => out.push(fill(v, w, &c.name)?),
+            Word::Gated(g) if g.when.holds(inp.ctx) => {
+                for w in &g.value {
+                    out.push(fill(v, w, &c.name)?);
+                }
+            }
+            Word::Gated(_) => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The generated target spec, when the arch uses one: an input of every target crate.
+pub(super) fn spec_input(inp: &Inputs) -> Option<String> {
+    target::uses_spec(inp.ctx.vintage, inp.ctx.arch)
+        .then(|| target::spec_path(inp.ctx.vintage).to_string())
+}
+
+/// The tag with the compiler that runs (`RUSTC L` → `CLIPPY L`).
+pub(super) fn tag_for(tag: &str, c: Compiler) -> String {
+    match (c, tag.strip_prefix("RUSTC")) {
+        (Compiler::ClippyDriver, Some(rest)) => format!("CLIPPY{rest}"),
+        _ => tag.to_string(),
+    }
+}
+
+/// The step of one crate the layout lists (`kernel`), as the plan makes it.
+pub fn crate_step_named(inp: &Inputs, name: &str, clippy: bool) -> anyhow::Result<Step> {
+    let c = inp.ctx.vintage.crate_named(name).ok_or_else(|| {
+        PlanError::Unsupported(format!(
+            "the {} layout has no crate `{name}`",
+            inp.ctx.vintage
+        ))
+    })?;
+    crate_step(inp, c, &base_vars(inp), clippy)
+}
+
+fn crate_step(inp: &Inputs, c: &CrateDesc, base: &Vars, clippy: bool) -> anyhow::Result<Step> {
+    let l = inp.ctx.vintage;
+    let (t, kind) = match c.kind.as_str() {
+        "library" => (&l.library, StepKind::Library),
+        "proc-macro" => (&l.proc_macro, StepKind::ProcMacro),
+        _ => (
+            l.host_library
+                .as_ref()
+                .expect("layouts are checked on load"),
+            StepKind::HostLibrary,
+        ),
+    };
+    let mut v = base.clone();
+    v.set("name", c.name.clone());
+    let root = fill(&v, &c.root, &c.name)?;
+    v.set("root", root.clone());
+    let target_flags = crate_flags(inp, c, &v)?;
+    v.list("target_flags", target_flags.clone());
+    let cmd = crates::command(
+        inp.ctx,
+        t,
+        &Unit {
+            kind: ObjKind::Kernel,
+            vars: &v,
+            skip_flags: &c.skip_flags,
+            skip_clippy: c.skip_clippy,
+            env: &c.env,
+        },
+        clippy,
+    )
+    .map_err(|e| PlanError::Unsupported(e.to_string()))?;
+    let id = fill(&v, &t.id, &c.name)?;
+    let mut s = Step::new(id, kind, &tag_for(&t.tag, cmd.compiler));
+    s.crate_name = Some(c.name.clone());
+    s.root = Some(root);
+    s.host = kind != StepKind::Library;
+    s.clippy = cmd.compiler == Compiler::ClippyDriver;
+    if kind == StepKind::ProcMacro {
+        s.externs.push("proc_macro".into());
+    }
+    describe(&mut s, &target_flags);
+    if s.edition.is_none() {
+        s.edition = edition_of(&cmd.args);
+    }
+    s.outputs = t
+        .outputs
+        .iter()
+        .map(|o| fill(&v, o, &c.name))
+        .collect::<Result<_, _>>()?;
+    s.depfile = Some(fill(&v, &t.depfile, &c.name)?);
+    for a in &c.after {
+        s.deps.push(fill(&v, a, &c.name)?);
+    }
+    if kind == StepKind::Library {
+        s.inputs.extend(spec_input(inp));
+    }
+    for p in &c.post {
+        s.post.push(match p.as_str() {
+            "redirect-intrinsics" => PostStep::RedirectIntrinsics {
+                symbols: l.redirected_intrinsics(inp.ctx),
+            },
+            _ => PostStep::WeakenSymbols {
+                pattern: "__*".into(),
+            },
+        });
+    }
+    if c.linked_if_build_assert_allows {
+        s.linked = flags::build_assert(inp.ctx).0 != BuildAssert::Deny;
+    }
+    if c.check_build_error {
+        s.post.extend(check_build_error(inp));
+    }
+    s.command = Some(Command {
+        env: cmd.env.clone(),
+        program: program(inp, cmd.compiler),
+        args: cmd.argv(),
+    });
+    Ok(s)
+}
+
+/// The warning for a `build_assert!` that survived, unless assertions are allowed.
+pub(super) fn check_build_error(inp: &Inputs) -> Option<PostStep> {
+    let mode = flags::build_assert(inp.ctx).0;
+    (mode != BuildAssert::Allow).then_some(PostStep::CheckBuildError {
+        deny: mode == BuildAssert::Deny,
+    })
+}
+
+/// Reads a layout's bindgen parameters file (`rust/bindgen_parameters`).
+fn read_parameters(inp: &Inputs, rel: &str) -> anyhow::Result<Vec<String>> {
+    let path = inp.srctree.join(rel);
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "cannot read `{}`\n  fix: the {} layout keeps bindgen's arguments there",
+            path.display(),
+            inp.ctx.vintage
+        )
+    })?;
+    super::bindgen_parameters(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
+}
+
+fn bindgen_step(inp: &Inputs, r: &BindgenRun, base: &Vars) -> anyhow::Result<Step> {
+    let ctx = inp.ctx;
+    let mut target_flags = vec![];
+    let mut inputs = vec![];
+    if let Some(p) = &r.parameters {
+        target_flags = read_parameters(inp, p)?;
+        inputs.push(format!("{}/{p}", ctx.srctree));
+    }
+    target_flags.extend(r.flags.iter().cloned());
+    let cflags = r
+        .cflags
+        .iter()
+        .map(|w| fill(base, w, &r.output))
+        .collect::<Result<Vec<_>, _>>()?;
+    let b = crates::Bindgen {
+        input: format!("{}/{}", ctx.srctree, r.input),
+        output: &r.output,
+        depfile: r.depfile.clone(),
+        target_flags,
+        c_flags: inp.bindgen_c_flags.clone(),
+        target_cflags: cflags,
+    };
+    let args = flags::args(
+        &crates::bindgen(ctx, &b, base).map_err(|e| PlanError::Unsupported(e.to_string()))?,
+    );
+    let mut s = Step::new(&r.output, StepKind::Bindgen, "BINDGEN");
+    s.root = Some(b.input.clone());
+    s.outputs = vec![r.output.clone()];
+    s.depfile = r.depfile.clone();
+    s.inputs = inputs;
+    s.inputs.push(b.input.clone());
+    for p in &r.post {
+        s.post.push(match p.as_str() {
+            "rename-const-helpers" => PostStep::RenameConstHelpers,
+            _ => PostStep::LinkNameHelpers,
+        });
+    }
+    s.command = Some(Command {
+        env: vec![],
+        program: inp.bindgen.clone(),
+        args,
+    });
+    Ok(s)
+}
+
+fn exports_step(obj_step: &str, header: &str) -> Step {
+    let mut s = Step::new(header, StepKind::Exports, "EXPORTS");
+    s.deps = vec![obj_step.to_string()];
+    s.inputs = vec![obj_step.to_string()];
+    s.outputs = vec![header.to_string()];
+    s
+}
+
+/// Every step of `rust/` for the tree's layout, in the layout's order; a generated file
+/// comes just before the first crate that needs it.
+pub(super) fn steps(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
+    let ctx = inp.ctx;
+    let l = ctx.vintage;
+    let base = base_vars(inp);
+    let runs: Vec<&BindgenRun> = l
+        .bindgen_runs
+        .iter()
+        .filter(|r| r.when.holds(ctx))
+        .collect();
+    let mut done: HashSet<&str> = HashSet::new();
+    let mut steps = vec![];
+    for c in l.crates.iter().filter(|c| c.when.holds(ctx)) {
+        for a in &c.after {
+            if let Some(r) = runs.iter().find(|r| r.output == *a) {
+                if done.insert(&r.output) {
+                    steps.push(bindgen_step(inp, r, &base)?);
+                }
+            }
+        }
+        steps.push(crate_step(inp, c, &base, clippy)?);
+    }
+    for r in &runs {
+        if done.insert(&r.output) {
+            steps.push(bindgen_step(inp, r, &base)?);
+        }
+    }
+    for [obj, header] in &l.exports.headers {
+        steps.push(exports_step(obj, header));
+    }
+    // A generated file the layout makes only in some trees (the helpers' bindings) is waited
+    // for only where it is made.
+    let declared: HashSet<&str> = l.bindgen_runs.iter().map(|r| r.output.as_str()).collect();
+    let made: HashSet<String> = steps.iter().map(|s| s.id.clone()).collect();
+    for s in &mut steps {
+        s.deps
+            .retain(|d| made.contains(d) || !declared.contains(d.as_str()));
+    }
+    Ok(steps)
+}
