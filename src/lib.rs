@@ -24,7 +24,7 @@ pub mod layout;
 pub mod output;
 pub mod plan;
 pub mod process;
-pub mod target;
+pub mod targetspec;
 pub mod toolchain;
 pub mod tree;
 pub mod wrapper;

@@ -21,7 +21,7 @@ use object::{Object as _, ObjectSection as _, ObjectSymbol as _};
 use rkbuild::flags::Ctx;
 use rkbuild::kconfig::{DotConfig, Format};
 use rkbuild::layout::Layout;
-use rkbuild::target::{self, TargetStyle};
+use rkbuild::targetspec::{self, TargetStyle};
 use rkbuild::toolchain::{self, RustcInfo, ToolNames};
 use rkbuild::tree::Arch;
 
@@ -191,7 +191,7 @@ fn s(v: &[&str]) -> Vec<String> {
 /// and for the 7.3 x86 spec the kernel's own arch flags (arch/x86/Makefile), which carry the
 /// SSE removal and code model that upstream keeps out of the spec.
 fn target_args(v: &Variant, c: &Compiler, config: &DotConfig) -> Vec<String> {
-    let t = target::target_for(
+    let t = targetspec::target_for(
         Layout::builtin(v.vintage),
         v.arch,
         config,
@@ -216,7 +216,7 @@ fn target_args(v: &Variant, c: &Compiler, config: &DotConfig) -> Vec<String> {
         // From the kernel's base KBUILD_RUSTFLAGS (the 7.3 spec leaves it to the flags).
         args.push("-Crelocation-model=static".into());
         args.extend(
-            target::arch_flags(&ctx)
+            targetspec::arch_flags(&ctx)
                 .into_iter()
                 .map(|f| f.arg)
                 .filter(|a| !a.starts_with("--target=") && !a.starts_with("-Z")),
@@ -278,7 +278,7 @@ fn run_cell(v: &Variant, c: &Compiler) -> Result<String, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let d = dir.path();
     let config = cfg(v.config);
-    let t = target::target_for(
+    let t = targetspec::target_for(
         Layout::builtin(v.vintage),
         v.arch,
         &config,
@@ -641,7 +641,7 @@ fn every_arch_every_rustc() {
             .filter(|v| !v.config.contains("BIG_ENDIAN") && v.arch != Arch::X86)
         {
             let config = cfg(v.config);
-            let flags = target::builtin_flags(v.arch, &config, &c.info).unwrap();
+            let flags = targetspec::builtin_flags(v.arch, &config, &c.info).unwrap();
             let mut args: Vec<String> = flags.into_iter().map(|f| f.arg).collect();
             args.extend(s(&["--print", "cfg"]));
             let d = std::env::temp_dir();

@@ -13,7 +13,7 @@ use crate::kconfig::eval::Eval;
 use crate::kconfig::session::Session;
 use crate::kconfig::tree::has_kconfig;
 use crate::kconfig::{dotconfig, rustc_cfg, SymType};
-use crate::target;
+use crate::targetspec;
 use crate::toolchain::{self, RustcInfo};
 use crate::tree::{Arch, Vintage};
 
@@ -77,22 +77,23 @@ pub fn generate_with(
     tree: &Tree,
     rustc: &RustcInfo,
     has_remap: bool,
-    style: Option<target::TargetStyle>,
+    style: Option<targetspec::TargetStyle>,
     types: &dyn Fn(&str) -> Option<SymType>,
 ) -> anyhow::Result<Generated> {
     let ctx = tree.ctx(rustc, has_remap);
-    let style = style.unwrap_or(target::TargetStyle::default_for(tree.vintage));
-    let spec_file = format!("{}/{}", ctx.objtree, target::spec_path(tree.vintage));
-    let chosen = target::target_for(tree.vintage, tree.arch, &tree.cfg, rustc, style, &spec_file)
-        .context("cannot generate the target spec")?;
+    let style = style.unwrap_or(targetspec::TargetStyle::default_for(tree.vintage));
+    let spec_file = format!("{}/{}", ctx.objtree, targetspec::spec_path(tree.vintage));
+    let chosen =
+        targetspec::target_for(tree.vintage, tree.arch, &tree.cfg, rustc, style, &spec_file)
+            .context("cannot generate the target spec")?;
     let mut kbuild = flags::kbuild_rustflags(&ctx)?;
-    let mut cross = target::cross_flags(&ctx);
+    let mut cross = targetspec::cross_flags(&ctx);
     if tree.vintage.target.per_rule {
         // The 2021 vintage names its target per rule (rust_cross_flags).
         if chosen.spec.is_none() {
             cross = chosen.flags.clone();
         }
-    } else if style == target::TargetStyle::Json {
+    } else if style == targetspec::TargetStyle::Json {
         kbuild = retarget(kbuild, &chosen.flags);
     }
     let kernel_flags: Vec<Flag> = kbuild
@@ -124,7 +125,7 @@ pub fn generate_with(
         (gen.join("rustc_flags_module"), argfile(&module_flags)),
     ];
     let spec = chosen.spec;
-    let spec_rel = spec.as_ref().map(|_| target::spec_path(tree.vintage));
+    let spec_rel = spec.as_ref().map(|_| targetspec::spec_path(tree.vintage));
     if let (Some(text), Some(rel)) = (&spec, spec_rel) {
         files.push((tree.objtree.join(rel), text.clone().into_bytes()));
     }
@@ -182,7 +183,7 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
 
 /// [`run`] with `--target-style json|builtin`.
 pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<ConfigReport> {
-    let style = style.map(target::TargetStyle::parse).transpose()?;
+    let style = style.map(targetspec::TargetStyle::parse).transpose()?;
     let mut tree = Tree::open(opts)?;
     let tools = opts.tools.clone().with_env();
     // The tree's Kconfig: types, defaults and dependencies of the Rust options.

@@ -8,7 +8,7 @@ use anyhow::Context as _;
 
 use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::{DotConfig, Format};
-use crate::target::{self, check, TargetStyle};
+use crate::targetspec::{self, check, TargetStyle};
 use crate::toolchain::{self, Found, RustcInfo, ToolNames};
 use crate::tree::{Arch, Vintage};
 
@@ -28,7 +28,7 @@ pub struct TargetReport {
     pub arch: Arch,
     pub vintage: Vintage,
     pub rustc: RustcInfo,
-    pub target: target::Target,
+    pub target: targetspec::Target,
 }
 
 /// Finds rustc (`--rustc`, else `$RUSTC`, else `rustc`), with a fix line when `-vV` is unusable.
@@ -80,8 +80,8 @@ pub fn show(opts: &TargetOpts) -> anyhow::Result<TargetReport> {
         None => TargetStyle::default_for(vintage),
     };
     let rustc = find_rustc(opts.rustc.as_deref())?;
-    let spec_file = format!("./{}", target::spec_path(vintage));
-    let t = target::target_for(vintage, arch, &cfg, &rustc.info, style, &spec_file)?;
+    let spec_file = format!("./{}", targetspec::spec_path(vintage));
+    let t = targetspec::target_for(vintage, arch, &cfg, &rustc.info, style, &spec_file)?;
     Ok(TargetReport {
         arch,
         vintage,
@@ -103,7 +103,7 @@ fn read(file: &Path) -> anyhow::Result<String> {
 pub fn check_file(file: &Path, rustc: Option<&str>) -> anyhow::Result<check::CheckReport> {
     let text = read(file)?;
     let rustc = find_rustc(rustc)?;
-    target::schema::check_known(&rustc.info)?;
+    targetspec::schema::check_known(&rustc.info)?;
     check::check(&rustc.path, &rustc.info, &text)
 }
 

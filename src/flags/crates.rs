@@ -64,7 +64,10 @@ pub fn command(ctx: &Ctx, t: &CmdTemplate, u: &Unit, clippy: bool) -> Result<Cra
         .collect();
     // `{cross_flags}`: the 2021 per-rule target (empty where the target is in KBUILD_RUSTFLAGS).
     let mut vars = u.vars.clone();
-    vars.list("cross_flags", super::args(&crate::target::cross_flags(ctx)));
+    vars.list(
+        "cross_flags",
+        super::args(&crate::targetspec::cross_flags(ctx)),
+    );
     let why = template_why(t);
     let words = expand(&t.args, &vars).map_err(FlagError::Contradiction)?;
     args.extend(words.into_iter().map(|w| Flag::new(w, why.clone())));

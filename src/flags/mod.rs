@@ -16,7 +16,7 @@ pub mod crates;
 
 use crate::kconfig::DotConfig;
 use crate::layout::{Facts, When};
-use crate::target;
+use crate::targetspec;
 use crate::toolchain::RustcInfo;
 use crate::tree::{Arch, Vintage};
 
@@ -426,7 +426,7 @@ pub fn kbuild_rustflags(ctx: &Ctx) -> Result<Vec<Flag>, FlagError> {
             "common" => out.extend(rust_common_flags(ctx)),
             "base" => out.extend(base_flags(ctx)),
             "common-per-version" => out.extend(common_flags_per_version(ctx)),
-            "arch" => out.extend(target::arch_flags(ctx)),
+            "arch" => out.extend(targetspec::arch_flags(ctx)),
             "opt-level" => out.extend(opt_level(ctx)?),
             "debug-assertions" => {
                 out.push(yes_no(ctx, "-Cdebug-assertions", "RUST_DEBUG_ASSERTIONS"))
@@ -508,7 +508,7 @@ pub fn modkern_flags(ctx: &Ctx, kind: ObjKind) -> Vec<Flag> {
             }
         }
     }
-    out.extend(target::modkern_arch_flags(ctx, kind));
+    out.extend(targetspec::modkern_arch_flags(ctx, kind));
     out
 }
 

@@ -10,7 +10,7 @@ use super::{describe, edition_of, program, Command, Inputs, PlanError, PostStep,
 use crate::flags::crates::{self, Compiler, Unit};
 use crate::flags::{self, BuildAssert, ObjKind};
 use crate::layout::{BindgenRun, CrateDesc, Vars, Word};
-use crate::target;
+use crate::targetspec;
 
 /// The placeholders every template of the plan may use.
 pub(super) fn base_vars(inp: &Inputs) -> Vars {
@@ -53,8 +53,8 @@ fn crate_flags(inp: &Inputs, c: &CrateDesc, v: &Vars) -> Result<Vec<String>, Pla
 
 /// The generated target spec, when the arch uses one: an input of every target crate.
 pub(super) fn spec_input(inp: &Inputs) -> Option<String> {
-    target::uses_spec(inp.ctx.vintage, inp.ctx.arch)
-        .then(|| target::spec_path(inp.ctx.vintage).to_string())
+    targetspec::uses_spec(inp.ctx.vintage, inp.ctx.arch)
+        .then(|| targetspec::spec_path(inp.ctx.vintage).to_string())
 }
 
 /// The tag with the compiler that runs (`RUSTC L` → `CLIPPY L`).
