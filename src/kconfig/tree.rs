@@ -281,7 +281,7 @@ fn stamp(path: &Path) -> Option<(u64, u128)> {
 fn cache_file(srctree: &Path, root: &str, srcarch: &str) -> Option<PathBuf> {
     let key = format!(
         "{}\n{root}\n{srcarch}",
-        crate::commands::canonical(srctree).display()
+        crate::fsutil::canonical(srctree).display()
     );
     super::macros::cache_dir().map(|d| {
         d.join(format!(
