@@ -1,9 +1,12 @@
 //! Writing generated files the way Kbuild's `filechk` does: through a temporary file in the same
 //! folder and a rename, and only when the content changed, so that make (and rustc, which hashes
 //! target specs) sees a new timestamp only for a real change and never a half-written file.
+//!
+//! Also the one way a path is made canonical ([`canonical`]), so that every stage (kconfig's
+//! parse cache key as much as the commands comparing trees) names a tree the same way.
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
@@ -65,9 +68,29 @@ pub fn write_if_changed(path: &Path, contents: &[u8]) -> anyhow::Result<WriteOut
     })
 }
 
+/// `p` absolute with symlinks resolved, or `p` as given when that fails (it does not exist yet):
+/// a comparison or a cache key still gets an answer.
+pub fn canonical(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn canonical_resolves_links_and_keeps_a_missing_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+        assert_eq!(
+            canonical(&dir.path().join("link")),
+            std::fs::canonicalize(&real).unwrap()
+        );
+        let missing = Path::new("no/such/dir");
+        assert_eq!(canonical(missing), missing);
+    }
 
     #[test]
     fn a_device_is_written_not_replaced() {

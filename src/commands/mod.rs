@@ -11,11 +11,12 @@ pub mod rustc;
 pub mod target;
 pub mod why;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::bail;
 
 use crate::flags::Ctx;
+use crate::fsutil::canonical;
 use crate::kconfig::DotConfig;
 use crate::layout::Layout;
 use crate::toolchain::{self, Found, Minimums, RustcInfo, ToolNames};
@@ -173,10 +174,6 @@ impl Tree {
             has_remap_path_scope,
         }
     }
-}
-
-pub fn canonical(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// The documented minimums of each vintage, used when the tree has no min-tool-version.sh.

@@ -1,0 +1,200 @@
+//! The on-disk parse cache of a tree's Kconfig: the flattened model as JSON beside the macro
+//! probe cache, with the size and mtime of every Kconfig file it was read from. Parsing the
+//! kernel's ~1,600 Kconfig files costs seconds of CPU (docs/kconfig.md); checking their stamps
+//! costs one `stat` each.
+//!
+//! The key ([`file()`]) is the tree, the root file and the arch; the stamps and the format string
+//! (which includes rkbuild's version) decide whether an entry may be used. The cache only ever
+//! saves work: a missing, stale or unreadable entry means "parse again", never an error.
+
+use std::path::{Path, PathBuf};
+
+use super::{Choice, Kconfig, Symbol};
+
+/// The parse cache: the flattened tree, and the size and mtime of every file it was read from.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Stored {
+    format: String,
+    srctree: PathBuf,
+    srcarch: String,
+    stamps: Vec<(String, u64, u128)>,
+    symbols: Vec<Symbol>,
+    choices: Vec<Choice>,
+    modules: Option<String>,
+    variables: Vec<(String, String, String)>,
+    files: usize,
+    entries: usize,
+}
+
+const CACHE_FORMAT: &str = concat!("rkbuild-kconfig-tree-1-", env!("CARGO_PKG_VERSION"));
+
+fn stamp(path: &Path) -> Option<(u64, u128)> {
+    let m = std::fs::metadata(path).ok()?;
+    let t = m
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    Some((m.len(), t))
+}
+
+/// The cache file for one tree, root and arch, named by a hash of the three (the canonical
+/// source tree path, so `.` and its absolute path share one file).
+pub(super) fn file(srctree: &Path, root: &str, srcarch: &str) -> Option<PathBuf> {
+    let key = format!(
+        "{}\n{root}\n{srcarch}",
+        crate::fsutil::canonical(srctree).display()
+    );
+    crate::kconfig::macros::cache_dir().map(|d| {
+        d.join(format!(
+            "kconfig-tree-{:016x}.json",
+            crate::kconfig::macros::fnv(&key)
+        ))
+    })
+}
+
+/// The stored tree in `file`, if it was made by this rkbuild for `srcarch` and no file it was
+/// read from changed since.
+pub(super) fn load(file: &Path, srctree: &Path, srcarch: &str) -> Option<Kconfig> {
+    let stored: Stored = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
+    let fresh = stored.format == CACHE_FORMAT
+        && stored.srcarch == srcarch
+        && stored
+            .stamps
+            .iter()
+            .all(|(f, len, t)| stamp(&srctree.join(f)) == Some((*len, *t)));
+    fresh.then(|| Kconfig {
+        srctree: srctree.to_path_buf(),
+        srcarch: stored.srcarch,
+        symbols: stored
+            .symbols
+            .into_iter()
+            .map(|s| (s.name.clone(), s))
+            .collect(),
+        choices: stored.choices,
+        modules: stored.modules,
+        variables: stored.variables,
+        files: stored.files,
+        entries: stored.entries,
+        parse_time: Default::default(),
+        file_list: stored.stamps.into_iter().map(|s| s.0).collect(),
+        cached: true,
+    })
+}
+
+/// Stores `kc` in `file` with the current stamps of its files. Best effort: a cache that
+/// cannot be written only means the next run parses again.
+pub(super) fn save(file: &Path, kc: &Kconfig) {
+    let stored = Stored {
+        format: CACHE_FORMAT.into(),
+        srctree: kc.srctree.clone(),
+        srcarch: kc.srcarch.clone(),
+        stamps: kc
+            .file_list
+            .iter()
+            .filter_map(|f| stamp(&kc.srctree.join(f)).map(|(l, t)| (f.clone(), l, t)))
+            .collect(),
+        symbols: kc.symbols.values().cloned().collect(),
+        choices: kc.choices.clone(),
+        modules: kc.modules.clone(),
+        variables: kc.variables.clone(),
+        files: kc.files,
+        entries: kc.entries,
+    };
+    if let Ok(bytes) = serde_json::to_vec(&stored) {
+        let _ = crate::fsutil::write_if_changed(file, &bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_tree;
+    use super::*;
+
+    /// A two-file tree, its model, and a cache file holding it.
+    fn cached() -> (tempfile::TempDir, Kconfig, PathBuf) {
+        let d = test_tree(&[
+            (
+                "Kconfig",
+                "config A\n\tbool \"a\"\n\tselect B\n\nsource \"sub/Kconfig\"\n",
+            ),
+            (
+                "sub/Kconfig",
+                "choice\n\tprompt \"c\"\nconfig B\n\tbool \"b\"\nendchoice\n",
+            ),
+        ]);
+        let kc = Kconfig::load(d.path(), "x86").unwrap();
+        let file = d.path().join("cache/tree.json");
+        save(&file, &kc);
+        (d, kc, file)
+    }
+
+    /// Everything the model holds, as text to compare.
+    fn contents(kc: &Kconfig) -> String {
+        let symbols: Vec<&Symbol> = kc.symbols.values().collect();
+        serde_json::to_string(&(
+            &kc.srctree,
+            &kc.srcarch,
+            symbols,
+            &kc.choices,
+            &kc.modules,
+            &kc.variables,
+            kc.files,
+            kc.entries,
+            &kc.file_list,
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn what_is_saved_loads_back_the_same() {
+        let (d, kc, file) = cached();
+        let back = load(&file, d.path(), "x86").expect("fresh");
+        assert!(back.cached && !kc.cached);
+        assert_eq!(contents(&back), contents(&kc));
+    }
+
+    #[test]
+    fn a_changed_file_invalidates_it() {
+        let (d, _, file) = cached();
+        let sub = d.path().join("sub/Kconfig");
+        // Same size, new mtime: an edit that keeps the length is still an edit.
+        let f = std::fs::File::options().write(true).open(&sub).unwrap();
+        let later = std::fs::metadata(&sub).unwrap().modified().unwrap()
+            + std::time::Duration::from_secs(1);
+        f.set_modified(later).unwrap();
+        assert!(load(&file, d.path(), "x86").is_none());
+        // Saved again, it is fresh again; then a change of size.
+        save(&file, &Kconfig::load(d.path(), "x86").unwrap());
+        assert!(load(&file, d.path(), "x86").is_some());
+        std::fs::write(&sub, "config B\n\tbool\n").unwrap();
+        assert!(load(&file, d.path(), "x86").is_none());
+        // A file that is gone.
+        save(&file, &Kconfig::load(d.path(), "x86").unwrap());
+        std::fs::remove_file(&sub).unwrap();
+        assert!(load(&file, d.path(), "x86").is_none());
+    }
+
+    #[test]
+    fn another_arch_or_a_bad_file_is_a_miss() {
+        let (d, _, file) = cached();
+        assert!(load(&file, d.path(), "arm64").is_none());
+        std::fs::write(&file, b"{ not json").unwrap();
+        assert!(load(&file, d.path(), "x86").is_none());
+        assert!(load(&d.path().join("none.json"), d.path(), "x86").is_none());
+    }
+
+    #[test]
+    fn the_key_is_the_canonical_tree_the_root_and_the_arch() {
+        let d = tempfile::tempdir().unwrap();
+        let tree = d.path().join("linux");
+        std::fs::create_dir(&tree).unwrap();
+        std::os::unix::fs::symlink(&tree, d.path().join("link")).unwrap();
+        let key = file(&tree, "Kconfig", "x86");
+        assert!(key.is_some(), "a cache folder (HOME is set)");
+        assert_eq!(file(&d.path().join("link"), "Kconfig", "x86"), key);
+        assert_ne!(file(&tree, "Kconfig", "arm64"), key);
+        assert_ne!(file(&tree, "other/Kconfig", "x86"), key);
+    }
+}
