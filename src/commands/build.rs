@@ -11,6 +11,7 @@ use crate::exec;
 use crate::output::Out;
 use crate::plan::{self, Plan};
 use crate::process::Process;
+use crate::toolchain::kbuild_names::{kbuild_tools, MakeVars};
 use crate::toolchain::{self, FIX_BINDGEN, FIX_CLIPPY};
 use crate::tree::Arch;
 
@@ -125,9 +126,10 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str) -> anyhow::Result<CFlags> {
     })
 }
 
-fn find_objcopy() -> anyhow::Result<PathBuf> {
-    if let Some(o) = std::env::var_os("OBJCOPY").filter(|o| !o.is_empty()) {
-        let name = o.to_string_lossy().into_owned();
+fn find_objcopy(make: &MakeVars) -> anyhow::Result<PathBuf> {
+    if make.objcopy.is_some() || make.llvm.is_some() {
+        // Named as the kernel's Makefile names it (`LLVM=-22` → llvm-objcopy-22).
+        let name = kbuild_tools(make).objcopy;
         return toolchain::resolve(&name, "objcopy", Some("OBJCOPY"), FIX_OBJCOPY)
             .map_err(Into::into);
     }
@@ -333,11 +335,20 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     } else {
         None
     };
-    let objcopy = find_objcopy()?;
+    // 7.3 remaps source paths in out-of-tree builds when rustc takes `--remap-path-scope`:
+    // asked once per rustc binary, like its version.
+    let has_remap = tree.vintage.has_section("remap-path-prefix")
+        && tree.out_of_srctree()
+        && cache.get_or(
+            ToolCache::key("rustc-option --remap-path-scope=macro", &rustc_path, &[]),
+            || Ok(toolchain::rustc_option(&rustc_path, "--remap-path-scope=macro").to_string()),
+        )? == "true";
+    let make_vars = MakeVars::from_env();
+    let objcopy = find_objcopy(&make_vars)?;
     // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
     // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
     let warnings = tree.warnings();
-    let gen = config::generate(&tree, &rustc_info, false)?;
+    let gen = config::generate(&tree, &rustc_info, has_remap)?;
     let mut files = vec![];
     for (path, bytes) in &gen.files {
         let status = crate::fsutil::write_if_changed(path, bytes)?;
@@ -362,14 +373,13 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     };
     let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
     let objtree_abs = canonical(&tree.objtree);
-    let has_remap = false;
     let ctx = tree.ctx(&rustc_info, has_remap);
     let cflags = bindgen_c_flags(&tree, &ctx.srctree)?;
+    // Proc macros link with the host C compiler Kbuild picks (`LLVM=-22` → clang-22).
     let hostcc = opts
         .hostcc
         .clone()
-        .or_else(|| std::env::var("HOSTCC").ok().filter(|s| !s.is_empty()))
-        .unwrap_or_else(|| "cc".into());
+        .unwrap_or_else(|| kbuild_tools(&make_vars).hostcc);
     let inputs = plan::Inputs {
         ctx: &ctx,
         srctree: &srctree_abs,

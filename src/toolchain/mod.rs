@@ -6,6 +6,7 @@
 //! Versions are read from the tools themselves ([`version`] parses their text); nothing is
 //! assumed from a file name.
 
+pub mod kbuild_names;
 pub mod version;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,124 @@
+//! The C-side tools as the kernel's top Makefile names them: `LLVM=1` (clang, ld.lld and the
+//! llvm-* tools), `LLVM=-22` (a version suffix), `LLVM=/path/` (a prefix), else GCC and binutils
+//! with `CROSS_COMPILE`; `CC=`, `HOSTCC=`, `LD=`, `NM=`, `OBJCOPY=` given on make's command
+//! line win. Pure: the caller passes the variables it was given.
+
+/// The make variables that decide the tools (each `None` when not given).
+#[derive(Clone, Debug, Default)]
+pub struct MakeVars {
+    pub llvm: Option<String>,
+    pub cross_compile: Option<String>,
+    pub cc: Option<String>,
+    pub hostcc: Option<String>,
+    pub ld: Option<String>,
+    pub nm: Option<String>,
+    pub objcopy: Option<String>,
+}
+
+impl MakeVars {
+    /// The variables from the environment (rkbuild's environment plays make's command line).
+    pub fn from_env() -> MakeVars {
+        let get = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        MakeVars {
+            llvm: get("LLVM"),
+            cross_compile: get("CROSS_COMPILE"),
+            cc: get("CC"),
+            hostcc: get("HOSTCC"),
+            ld: get("LD"),
+            nm: get("NM"),
+            objcopy: get("OBJCOPY"),
+        }
+    }
+}
+
+/// The programs Kbuild would run.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct KbuildTools {
+    pub cc: String,
+    /// Also the linker of proc macros (`-Clinker=$(HOSTCC)`).
+    pub hostcc: String,
+    pub ld: String,
+    pub nm: String,
+    pub objcopy: String,
+    pub ar: String,
+}
+
+/// The top Makefile's tool choice.
+pub fn kbuild_tools(v: &MakeVars) -> KbuildTools {
+    let cross = v.cross_compile.clone().unwrap_or_default();
+    let t = match v.llvm.as_deref() {
+        Some(llvm) => {
+            // `LLVM=/usr/lib/llvm-22/bin/` is a prefix, `LLVM=-22` a suffix, `LLVM=1` neither.
+            let (pre, suf) = if llvm.ends_with('/') {
+                (llvm, "")
+            } else if llvm.starts_with('-') {
+                ("", llvm)
+            } else {
+                ("", "")
+            };
+            let tool = |n: &str| format!("{pre}{n}{suf}");
+            KbuildTools {
+                cc: tool("clang"),
+                hostcc: tool("clang"),
+                ld: tool("ld.lld"),
+                nm: tool("llvm-nm"),
+                objcopy: tool("llvm-objcopy"),
+                ar: tool("llvm-ar"),
+            }
+        }
+        None => KbuildTools {
+            cc: format!("{cross}gcc"),
+            hostcc: "gcc".into(),
+            ld: format!("{cross}ld"),
+            nm: format!("{cross}nm"),
+            objcopy: format!("{cross}objcopy"),
+            ar: format!("{cross}ar"),
+        },
+    };
+    KbuildTools {
+        cc: v.cc.clone().unwrap_or(t.cc),
+        hostcc: v.hostcc.clone().unwrap_or(t.hostcc),
+        ld: v.ld.clone().unwrap_or(t.ld),
+        nm: v.nm.clone().unwrap_or(t.nm),
+        objcopy: v.objcopy.clone().unwrap_or(t.objcopy),
+        ar: t.ar,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(llvm: Option<&str>, cross: Option<&str>) -> MakeVars {
+        MakeVars {
+            llvm: llvm.map(String::from),
+            cross_compile: cross.map(String::from),
+            ..MakeVars::default()
+        }
+    }
+
+    #[test]
+    fn llvm_forms() {
+        let t = kbuild_tools(&vars(Some("-22"), None));
+        assert_eq!(
+            (t.hostcc.as_str(), t.objcopy.as_str()),
+            ("clang-22", "llvm-objcopy-22")
+        );
+        assert_eq!(t.ld, "ld.lld-22");
+        let t = kbuild_tools(&vars(Some("1"), Some("aarch64-linux-gnu-")));
+        assert_eq!((t.cc.as_str(), t.nm.as_str()), ("clang", "llvm-nm"));
+        let t = kbuild_tools(&vars(Some("/opt/llvm/bin/"), None));
+        assert_eq!(t.cc, "/opt/llvm/bin/clang");
+    }
+
+    #[test]
+    fn gcc_with_cross_compile_and_overrides() {
+        let t = kbuild_tools(&vars(None, Some("aarch64-linux-gnu-")));
+        assert_eq!(t.cc, "aarch64-linux-gnu-gcc");
+        assert_eq!(t.hostcc, "gcc", "the host compiler is never cross");
+        assert_eq!(t.objcopy, "aarch64-linux-gnu-objcopy");
+        let mut v = vars(Some("-22"), None);
+        v.hostcc = Some("cc".into());
+        assert_eq!(kbuild_tools(&v).hostcc, "cc");
+    }
+}
