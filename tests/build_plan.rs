@@ -191,6 +191,102 @@ fn real_6_12_plan_matches_the_kernels_commands() {
     );
 }
 
+/// The plan of the real Debian 7.3 tree, with the toolchain the oracle was built with
+/// (rustc 1.95, clang/bindgen for LLVM 22, `LLVM=-22`, `CLIPPY=1`): every Rust command make
+/// ran equals the plan's, apart from bindgen (whose C flags come from make's C side).
+#[test]
+fn real_7_3_plan_matches_the_kernels_commands() {
+    let linux = common::tool_env("RKBUILD_TEST_LINUX_73");
+    let lib = common::tool_env("RKBUILD_TEST_LIB_195");
+    let rustc = common::tool_env("RKBUILD_TEST_RUSTC_195");
+    let clippy = Path::new(&rustc).with_file_name("clippy-driver");
+    let obj = tempfile::tempdir().unwrap();
+    let config = obj.path().join(".config");
+    std::fs::copy(
+        common::oracle("linux-7.3/x86_64-defconfig-rust/config"),
+        &config,
+    )
+    .unwrap();
+    let env = vec![
+        ("RUSTC".to_string(), rustc.clone()),
+        ("RUST_LIB_SRC".into(), lib.clone()),
+        ("BINDGEN".into(), common::tool_env("RKBUILD_TEST_BINDGEN_22")),
+        (
+            "LIBCLANG_PATH".into(),
+            common::tool_env("RKBUILD_TEST_LIBCLANG_22_PATH"),
+        ),
+        ("CLIPPY_DRIVER".into(), s(&clippy)),
+        ("LLVM".into(), "-22".into()),
+    ];
+    let args = [
+        "plan",
+        "--message-format",
+        "json",
+        "--clippy",
+        "-S",
+        &linux,
+        "-O",
+        obj.path().to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ];
+    let (ok, out, err) = rkbuild(&args, &env);
+    assert!(ok, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let srctree = std::fs::canonicalize(&linux).unwrap();
+    let objtree = std::fs::canonicalize(obj.path()).unwrap();
+    let norm = |w: &str| {
+        w.replace(&s(&objtree), "$OBJTREE")
+            .replace(&s(&srctree), "$SRCTREE")
+            .replace(&lib, "$RUST_LIB_SRC")
+    };
+    let steps = v["plan"]["steps"].as_array().unwrap();
+    let oracle = common::read(&common::oracle(
+        "linux-7.3/x86_64-defconfig-rust/kbuild-commands.txt",
+    ));
+    let mut compared = 0;
+    for line in oracle.lines() {
+        let Some(target) = line
+            .strip_prefix("savedcmd_")
+            .and_then(|l| l.split_once(" := "))
+            .map(|(t, _)| t)
+        else {
+            continue;
+        };
+        if target.ends_with(".rs") {
+            continue; // bindgen: C flags from make's C side
+        }
+        let want = common::kbuild_cmd("7.3", target);
+        let step = steps
+            .iter()
+            .find(|s| s["id"] == target)
+            .unwrap_or_else(|| panic!("the plan has no {target}"));
+        let cmd = &step["command"];
+        let args: Vec<String> = cmd["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| norm(a.as_str().unwrap()))
+            .collect();
+        assert_eq!(args, want.args, "{target}");
+        let env: Vec<(String, String)> = cmd["env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p[0].as_str().unwrap().into(), norm(p[1].as_str().unwrap())))
+            .collect();
+        assert_eq!(env, want.env, "{target}");
+        let program = Path::new(cmd["program"].as_str().unwrap())
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert_eq!(program, want.program, "{target}: rustc or clippy-driver");
+        compared += 1;
+    }
+    assert_eq!(compared, 12, "every Rust target of the oracle");
+}
+
 /// `rkbuild build` of the example tree's x86_64 config into `obj`, with the tool environment's
 /// `var` set to `value`: whether it succeeded, and its stderr.
 fn build_example_with(obj: &Path, var: &str, value: &str) -> (bool, String) {
