@@ -112,6 +112,32 @@ fn example_plan_is_the_crate_graph() {
     assert_eq!(be["linked"], true);
 }
 
+/// A planned step's command, its arguments and environment with paths normalised.
+fn planned_command<'a>(
+    steps: &'a [serde_json::Value],
+    target: &str,
+    norm: &dyn Fn(&str) -> String,
+) -> (&'a serde_json::Value, Vec<String>, Vec<(String, String)>) {
+    let step = steps
+        .iter()
+        .find(|s| s["id"] == target)
+        .unwrap_or_else(|| panic!("the plan has no {target}"));
+    let cmd = &step["command"];
+    let args = cmd["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| norm(a.as_str().unwrap()))
+        .collect();
+    let env = cmd["env"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().into(), norm(p[1].as_str().unwrap())))
+        .collect();
+    (cmd, args, env)
+}
+
 #[test]
 fn real_6_12_plan_matches_the_kernels_commands() {
     let linux = common::tool_env("RKBUILD_TEST_LINUX_612");
@@ -151,25 +177,9 @@ fn real_6_12_plan_matches_the_kernels_commands() {
         "samples/rust/rust_print.o",
     ] {
         let want = common::kbuild_cmd("6.12", target);
-        let step = steps
-            .iter()
-            .find(|s| s["id"] == target)
-            .unwrap_or_else(|| panic!("the plan has no {target}"));
-        let cmd = &step["command"];
-        let args: Vec<String> = cmd["args"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| norm(a.as_str().unwrap()))
-            .collect();
+        let (cmd, args, env) = planned_command(steps, target, &norm);
         assert_eq!(args, want.args, "{target}");
         assert_eq!(cmd["program"], want.program, "{target}");
-        let env: Vec<(String, String)> = cmd["env"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| (p[0].as_str().unwrap().into(), norm(p[1].as_str().unwrap())))
-            .collect();
         assert_eq!(env, want.env, "{target}");
         compared += 1;
     }
@@ -257,24 +267,8 @@ fn real_7_3_plan_matches_the_kernels_commands() {
             continue; // bindgen: C flags from make's C side
         }
         let want = common::kbuild_cmd("7.3", target);
-        let step = steps
-            .iter()
-            .find(|s| s["id"] == target)
-            .unwrap_or_else(|| panic!("the plan has no {target}"));
-        let cmd = &step["command"];
-        let args: Vec<String> = cmd["args"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| norm(a.as_str().unwrap()))
-            .collect();
+        let (cmd, args, env) = planned_command(steps, target, &norm);
         assert_eq!(args, want.args, "{target}");
-        let env: Vec<(String, String)> = cmd["env"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| (p[0].as_str().unwrap().into(), norm(p[1].as_str().unwrap())))
-            .collect();
         assert_eq!(env, want.env, "{target}");
         let program = Path::new(cmd["program"].as_str().unwrap())
             .file_name()
