@@ -123,13 +123,15 @@ pub enum KbuildError {
         why: String,
         fix: String,
     },
-    /// Text the walker cannot expand that could name a Rust source no list names.
-    #[error("{at}: cannot read `{line}`: `{item}` could name `{rust}`, which no list names (`*` is what cannot be expanded here)\n  fix: list Rust objects by name (`obj-$(CONFIG_FOO) += foo.o`, `foo-y += foo_main.o`)")]
+    /// Text the walker cannot expand (or a macro) that could name a Rust source no list names.
+    #[error("{at}: cannot read `{line}`: `{item}` could name `{rust}`, which no list names ({why})\n  fix: list Rust objects by name (`obj-$(CONFIG_FOO) += foo.o`, `foo-y += foo_main.o`)")]
     Hidden {
         at: String,
         line: String,
+        /// The item, `*` for what cannot be expanded.
         item: String,
         rust: String,
+        why: String,
     },
     #[error("{path}: cannot read it: {why}\n  fix: check the file")]
     Io { path: String, why: String },
@@ -169,7 +171,7 @@ pub fn walk(srctree: &Path, cfg: &DotConfig, exclude: &[&str]) -> Result<Walk, K
             continue;
         }
         let scope = w.read_folder(&f)?;
-        let mut subs = w.collect(&scope, f.kind)?;
+        let mut subs = w.collect(&scope, f.kind);
         subs.reverse();
         queue.extend(subs);
     }
@@ -359,12 +361,13 @@ impl<'a> Walker<'a> {
                 } else {
                     return Err(syntax("`else` takes only a conditional after it"));
                 };
-                // After a branch that may have been taken, this one only may be.
+                // After a branch that may have been taken, this one only may be; after a
+                // condition surely true, none is.
                 c.now = match now {
                     Tri::Yes if c.maybe => Tri::Maybe,
                     n => n,
                 };
-                c.taken |= c.now == Tri::Yes;
+                c.taken |= now == Tri::Yes;
                 c.maybe |= c.now == Tri::Maybe;
                 continue;
             }
@@ -527,7 +530,7 @@ impl<'a> Walker<'a> {
                 ));
             }
             let rel = normalize(file);
-            if rel.starts_with('/') || rel.starts_with("../") || !self.is_file(&rel) {
+            if file.starts_with('/') || rel.starts_with("../") || !self.is_file(&rel) {
                 if optional {
                     continue;
                 }
@@ -543,7 +546,7 @@ impl<'a> Walker<'a> {
 
     /// Turns a folder's lists into drivers, composites and skipped drivers; returns the folders
     /// it lists.
-    fn collect(&mut self, scope: &Scope, parent_kind: ObjKind) -> Result<Vec<Folder>, KbuildError> {
+    fn collect(&mut self, scope: &Scope, parent_kind: ObjKind) -> Vec<Folder> {
         let dir = scope.dir.clone();
         let top = dir.is_empty();
         let inherit = |k: ObjKind| {
@@ -643,7 +646,7 @@ impl<'a> Walker<'a> {
             }
             self.object(scope, &o.stem, kind, &o.it);
         }
-        Ok(folders)
+        folders
     }
 
     /// One object of an `obj-` list: a single-file driver, a composite, or neither.
@@ -792,11 +795,17 @@ impl<'a> Walker<'a> {
                 continue;
             };
             if let Some(rust) = free.iter().find(|s| glob(&pattern, s)) {
+                let why = if c.item.contains(ANY) {
+                    "`*` is what cannot be expanded here"
+                } else {
+                    "macros, and lists whose name cannot be expanded, are not read"
+                };
                 return Err(KbuildError::Hidden {
                     at: c.at.clone(),
                     line: c.line.clone(),
                     item: show(&c.item),
                     rust: rust.to_string(),
+                    why: why.into(),
                 });
             }
         }
@@ -1162,6 +1171,8 @@ struct Scope<'c> {
 /// Expansion state: call arguments and `foreach` variables are dynamically scoped, as in make.
 struct Ex {
     depth: usize,
+    /// Expansions so far: a bound on pathological makefiles.
+    steps: usize,
     args: Option<Vec<String>>,
     locals: Vec<(String, String)>,
     /// Collects what `$(eval …)` would read as makefile text: to check what it would list.
@@ -1174,6 +1185,7 @@ impl Ex {
     fn new() -> Self {
         Ex {
             depth: 0,
+            steps: 0,
             args: None,
             locals: vec![],
             evals: None,
@@ -1226,11 +1238,21 @@ const FUNCTIONS: &[&str] = &[
 
 impl<'c> Scope<'c> {
     fn new(cfg: &'c DotConfig, dir: &str) -> Self {
-        Scope {
+        let mut s = Scope {
             cfg,
             dir: dir.to_string(),
             vars: HashMap::new(),
+        };
+        // Kbuild's Makefile.build sets these before it includes a makefile, so `obj-y += $(x)`
+        // expands `x` at once, as make does.
+        let loc = Loc {
+            at: "scripts/Makefile.build".into(),
+            line: String::new(),
+        };
+        for list in ["obj-y", "obj-m", "lib-y", "lib-m", "subdir-y", "subdir-m"] {
+            s.set(list, String::new(), true, &loc);
         }
+        s
     }
 
     fn expand(&self, text: &str) -> String {
@@ -1439,7 +1461,8 @@ impl<'c> Scope<'c> {
     }
 
     fn ex(&self, s: &str, ex: &mut Ex) -> String {
-        if ex.depth > 64 {
+        ex.steps += 1;
+        if ex.depth > 64 || ex.steps > 200_000 {
             return ANY.to_string();
         }
         let mut out = String::new();
@@ -1944,5 +1967,381 @@ mod tests {
         let msg = e.to_string();
         assert!(msg.contains("drivers/Makefile:2"), "{msg}");
         assert!(msg.contains("fix:"), "{msg}");
+    }
+
+    fn walk_ok(files: &[(&str, &str)], config: &str) -> Walk {
+        let d = tree(files);
+        walk(d.path(), &cfg(config), &["rust/"]).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn walk_err(files: &[(&str, &str)], config: &str) -> String {
+        let d = tree(files);
+        walk(d.path(), &cfg(config), &[]).unwrap_err().to_string()
+    }
+
+    fn objs(w: &Walk) -> Vec<&str> {
+        w.drivers.iter().map(|d| d.obj.as_str()).collect()
+    }
+
+    #[test]
+    fn define_blocks_and_eval_lines_are_not_run() {
+        // drivers/platform/x86/intel/Makefile and drivers/iommu/generic_pt/fmt/Makefile in 7.3.
+        let w = walk_ok(
+            &[
+                ("Makefile", "obj-y += drivers/\n"),
+                (
+                    "drivers/Makefile",
+                    "intel-target-$(CONFIG_RST) += rst.o\n\
+                     define INTEL_OBJ_TARGET\n\
+                     intel-$(1)-y := $(1).o\n\
+                     obj-$(2) += intel-$(1).o\n\
+                     endef\n\
+                     $(foreach t, $(basename $(intel-target-y)), $(eval $(call INTEL_OBJ_TARGET,$(t),y)))\n\
+                     define create_format\n\
+                     obj-$(2) += iommu_$(1).o\n\
+                     endef\n\
+                     $(eval $(foreach fmt,amdv1,$(call create_format,$(fmt),y)))\n\
+                     obj-$(CONFIG_R) += r.o\n",
+                ),
+                ("drivers/rst.c", ""),
+                ("drivers/r.rs", ""),
+            ],
+            "CONFIG_RST=y\nCONFIG_R=m\n",
+        );
+        assert_eq!(objs(&w), ["drivers/r.o"]);
+    }
+
+    #[test]
+    fn a_macro_that_could_list_a_rust_object_is_an_error() {
+        let msg = walk_err(
+            &[
+                ("Makefile", "obj-y += drivers/\n"),
+                (
+                    "drivers/Makefile",
+                    "define one\nobj-$(2) += $(1).o\nendef\n$(eval $(call one,hidden,y))\n",
+                ),
+                ("drivers/hidden.rs", ""),
+            ],
+            "",
+        );
+        assert!(msg.starts_with("drivers/Makefile:"), "{msg}");
+        assert!(msg.contains("drivers/hidden.rs"), "{msg}");
+        assert!(msg.contains("\n  fix: "), "{msg}");
+    }
+
+    const PRINT: &str = "obj-$(CONFIG_PRINT) += rust_print.o\n\
+                         rust_print-y := rust_print_main.o rust_print_events.o\n\
+                         rust_print-$(CONFIG_EXTRA) += extra.o\n\
+                         rust_print-m += only_in_module.o\n\
+                         rust_print-objs := entry.o\n";
+
+    fn print_tree() -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("Makefile", "drivers-y := samples/\n"),
+            ("samples/Makefile", "obj-$(CONFIG_SAMPLES) += rust/\n"),
+            ("samples/rust/Makefile", PRINT),
+            ("samples/rust/rust_print_main.rs", ""),
+            ("samples/rust/rust_print_events.c", ""),
+            ("samples/rust/extra.rs", ""),
+            ("samples/rust/only_in_module.c", ""),
+            ("samples/rust/entry.S", ""),
+        ]
+    }
+
+    #[test]
+    fn a_composite_with_rust_and_c_parts_built_in() {
+        let w = walk_ok(
+            &print_tree(),
+            "CONFIG_SAMPLES=y\nCONFIG_PRINT=y\nCONFIG_EXTRA=y\n",
+        );
+        assert_eq!(w.composites.len(), 1);
+        let c = &w.composites[0];
+        assert_eq!(c.obj, "samples/rust/rust_print.o");
+        assert_eq!(c.kind, ObjKind::Kernel);
+        assert_eq!(c.symbol.as_deref(), Some("PRINT"));
+        assert_eq!(c.modfile, "samples/rust/rust_print");
+        assert_eq!(c.listed_at, "samples/rust/Makefile:1");
+        let parts: Vec<(&str, PartLang, Option<&str>)> = c
+            .parts
+            .iter()
+            .map(|p| (p.obj.as_str(), p.lang, p.src.as_deref()))
+            .collect();
+        // Kbuild's order: `-objs`, then `-y` (`-m` only in a module).
+        assert_eq!(
+            parts,
+            [
+                (
+                    "samples/rust/entry.o",
+                    PartLang::Asm,
+                    Some("samples/rust/entry.S")
+                ),
+                (
+                    "samples/rust/rust_print_main.o",
+                    PartLang::Rust,
+                    Some("samples/rust/rust_print_main.rs")
+                ),
+                (
+                    "samples/rust/rust_print_events.o",
+                    PartLang::C,
+                    Some("samples/rust/rust_print_events.c")
+                ),
+                (
+                    "samples/rust/extra.o",
+                    PartLang::Rust,
+                    Some("samples/rust/extra.rs")
+                ),
+            ]
+        );
+        assert_eq!(c.parts[3].symbol.as_deref(), Some("EXTRA"));
+        // Each Rust part is a crate of its own, with the composite's module file.
+        assert_eq!(
+            w.drivers,
+            [
+                DriverObj {
+                    obj: "samples/rust/extra.o".into(),
+                    src: "samples/rust/extra.rs".into(),
+                    kind: ObjKind::Kernel,
+                    symbol: Some("PRINT".into()),
+                    listed_at: "samples/rust/Makefile:3".into(),
+                    modfile: "samples/rust/rust_print".into(),
+                    composite: Some("samples/rust/rust_print.o".into()),
+                },
+                DriverObj {
+                    obj: "samples/rust/rust_print_main.o".into(),
+                    src: "samples/rust/rust_print_main.rs".into(),
+                    kind: ObjKind::Kernel,
+                    symbol: Some("PRINT".into()),
+                    listed_at: "samples/rust/Makefile:2".into(),
+                    modfile: "samples/rust/rust_print".into(),
+                    composite: Some("samples/rust/rust_print.o".into()),
+                },
+            ]
+        );
+        assert_eq!(
+            w.makefiles,
+            ["Makefile", "samples/Makefile", "samples/rust/Makefile"]
+        );
+    }
+
+    #[test]
+    fn a_composite_with_rust_and_c_parts_as_a_module() {
+        let w = walk_ok(&print_tree(), "CONFIG_SAMPLES=y\nCONFIG_PRINT=m\n");
+        let c = &w.composites[0];
+        assert_eq!(c.kind, ObjKind::Module);
+        let parts: Vec<&str> = c.parts.iter().map(|p| p.obj.as_str()).collect();
+        assert_eq!(
+            parts,
+            [
+                "samples/rust/entry.o",
+                "samples/rust/rust_print_main.o",
+                "samples/rust/rust_print_events.o",
+                "samples/rust/only_in_module.o",
+            ]
+        );
+        assert_eq!(objs(&w), ["samples/rust/rust_print_main.o"]);
+        assert_eq!(w.drivers[0].kind, ObjKind::Module);
+        // The Rust part its own gate leaves out.
+        assert_eq!(w.skipped.len(), 1);
+        assert_eq!(w.skipped[0].obj, "samples/rust/extra.o");
+        assert_eq!(w.skipped[0].symbol, "EXTRA");
+    }
+
+    #[test]
+    fn a_composite_left_out_is_skipped_as_a_whole() {
+        let w = walk_ok(&print_tree(), "CONFIG_SAMPLES=y\n");
+        assert!(w.drivers.is_empty() && w.composites.is_empty());
+        assert_eq!(w.skipped.len(), 1);
+        assert_eq!(w.skipped[0].obj, "samples/rust/rust_print.o");
+        assert_eq!(w.skipped[0].symbol, "PRINT");
+    }
+
+    #[test]
+    fn a_composite_without_rust_is_not_reported() {
+        let w = walk_ok(
+            &[
+                ("Makefile", "obj-y += d/\n"),
+                ("d/Makefile", "obj-m += c.o\nc-objs := a.o b.o\n"),
+                ("d/a.c", ""),
+                ("d/b.c", ""),
+                // `c.o` is composite: `c.rs` is not its source.
+                ("d/c.rs", ""),
+            ],
+            "",
+        );
+        assert!(w.drivers.is_empty() && w.composites.is_empty(), "{w:?}");
+    }
+
+    #[test]
+    fn subdir_lists_and_mixed_lines_are_followed() {
+        let w = walk_ok(
+            &[
+                ("Makefile", "obj-y += d/\n"),
+                (
+                    "d/Makefile",
+                    "obj-y += a.o b/ # both\n\
+                     subdir-y += s\n\
+                     subdir-$(CONFIG_T) += t/\n\
+                     subdir-$(CONFIG_OFF) += off\n\
+                     obj-$(CONFIG_M) += m/\n",
+                ),
+                ("d/a.rs", ""),
+                ("d/b/Makefile", "obj-y += b.o\n"),
+                ("d/b/b.rs", ""),
+                ("d/s/Kbuild", "obj-m += s.o\n"),
+                ("d/s/s.rs", ""),
+                ("d/t/Makefile", "obj-$(CONFIG_T) += t.o\n"),
+                ("d/t/t.rs", ""),
+                // Not walked: no makefile needed.
+                ("d/off/off.rs", ""),
+                ("d/m/Makefile", "obj-y += in_module.o\n"),
+                ("d/m/in_module.rs", ""),
+            ],
+            "CONFIG_T=y\nCONFIG_M=m\n",
+        );
+        let got: Vec<(&str, ObjKind)> =
+            w.drivers.iter().map(|d| (d.obj.as_str(), d.kind)).collect();
+        assert_eq!(
+            got,
+            [
+                ("d/a.o", ObjKind::Kernel),
+                ("d/b/b.o", ObjKind::Kernel),
+                ("d/m/in_module.o", ObjKind::Module),
+                ("d/s/s.o", ObjKind::Module),
+                ("d/t/t.o", ObjKind::Kernel),
+            ]
+        );
+    }
+
+    #[test]
+    fn unreadable_lines_are_errors_with_their_line() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "obj-y += a.o\nobj-y + b.o\n",
+                "d/Makefile:2: cannot read `obj-y + b.o`",
+            ),
+            (
+                "obj-y += a.o\n\ndefine x\nobj-y += b.o\n",
+                "d/Makefile:3: cannot read `define x`",
+            ),
+            (
+                "ifdef CONFIG_A\nobj-y += a.o\n",
+                "d/Makefile:1: cannot read `ifdef CONFIG_A`",
+            ),
+            ("obj-y += a.o\nendif\n", "d/Makefile:2: cannot read `endif`"),
+            (
+                "include $(src)/missing.mk\n",
+                "d/Makefile:1: cannot read `include $(src)/missing.mk`",
+            ),
+            (
+                "obj-y += gone/\n",
+                "d/Makefile:1: cannot read `obj-y += gone/`",
+            ),
+            ("ifeq (a\nendif\n", "d/Makefile:1: cannot read `ifeq (a`"),
+        ];
+        for (text, want) in cases {
+            let msg = walk_err(&[("Makefile", "obj-y += d/\n"), ("d/Makefile", text)], "");
+            assert!(msg.starts_with(want), "{text:?}:\n{msg}");
+            assert!(msg.contains("\n  fix: "), "{msg}");
+        }
+    }
+
+    #[test]
+    fn what_cannot_be_expanded_is_checked_against_the_rust_sources() {
+        let files = |extra: &'static str| {
+            vec![
+                ("Makefile", "obj-y += d/\n"),
+                ("d/Makefile", "obj-y += a.o\nobj-y += foo_$(BITS).o\n"),
+                ("d/a.rs", ""),
+                ("d/foo_32.c", ""),
+                ("d/other/x.rs", extra),
+            ]
+        };
+        // `foo_*.o` cannot name `d/a.rs` (listed) nor `d/other/x.rs`.
+        let w = walk_ok(&files(""), "");
+        assert_eq!(objs(&w), ["d/a.o"]);
+        let mut hidden = files("");
+        hidden.push(("d/foo_64.rs", ""));
+        let msg = walk_err(&hidden, "");
+        assert!(
+            msg.starts_with("d/Makefile:2: cannot read `obj-y += foo_$(BITS).o`: `foo_*.o` could name `d/foo_64.rs`"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn conditionals_follow_the_configuration_or_read_both_ways() {
+        let files = [
+            ("Makefile", "obj-y += d/\n"),
+            (
+                "d/Makefile",
+                // drivers/net/phy/Makefile
+                "ifdef CONFIG_AX_RUST\n  obj-$(CONFIG_AX) += ax_rust.o\nelse\n  obj-$(CONFIG_AX) += ax.o\nendif\n\
+                 ifeq ($(ARCH),x86)\nobj-y += x.o\nelse ifeq ($(CONFIG_AX),y)\nobj-y += y.o\nelse\nobj-y += z.o\nendif\n\
+                 ifneq ($(CONFIG_AX),)\nkasan-objs := k_c.o\n\tkasan-objs += k_rust.o\nendif\nobj-y += kasan.o\n",
+            ),
+            ("d/ax_rust.rs", ""),
+            ("d/ax.c", ""),
+            ("d/x.rs", ""),
+            ("d/y.rs", ""),
+            ("d/z.rs", ""),
+            ("d/k_c.c", ""),
+            ("d/k_rust.rs", ""),
+        ];
+        let w = walk_ok(&files, "CONFIG_AX_RUST=y\nCONFIG_AX=y\n");
+        // `$(ARCH)` is unknown: that branch and the next may be taken; `z` may not.
+        assert_eq!(objs(&w), ["d/ax_rust.o", "d/k_rust.o", "d/x.o", "d/y.o"]);
+        let w = walk_ok(&files, "CONFIG_AX=m\n");
+        assert_eq!(objs(&w), ["d/k_rust.o", "d/x.o", "d/z.o"]);
+        let w = walk_ok(&files, "");
+        assert_eq!(objs(&w), ["d/x.o", "d/z.o"]);
+    }
+
+    #[test]
+    fn variables_functions_and_includes_are_expanded() {
+        let w = walk_ok(
+            &[
+                ("Makefile", "obj-y += d/\n"),
+                (
+                    "d/Makefile",
+                    "base := one two\n\
+                     obj-$(CONFIG_A) += $(addsuffix .o,$(base)) $(patsubst %.c,%.o,three.c)\n\
+                     pick = $(1).o\n\
+                     obj-y += $(call pick,four)\n\
+                     late = seven.o\n\
+                     obj-y += $(late)\n\
+                     late = eight.o\n\
+                     include $(src)/Makefile.more\n\
+                     $(obj)/gen.o: $(src)/gen.c\n\
+                     \tobj-y += recipe.o\n\
+                     \n\
+                     \tobj-y += five.o\n",
+                ),
+                ("d/Makefile.more", "more = six.o\nobj-y += $(more)\n"),
+                ("d/one.rs", ""),
+                ("d/two.rs", ""),
+                ("d/three.rs", ""),
+                ("d/four.rs", ""),
+                ("d/five.rs", ""),
+                ("d/six.rs", ""),
+                ("d/seven.rs", ""),
+                ("d/eight.rs", ""),
+                ("d/recipe.rs", ""),
+            ],
+            "CONFIG_A=y\n",
+        );
+        // Kbuild's `obj-y` is `:=`: `$(late)` is expanded where it is added, as make does. The
+        // recipe lines are not read, even after a blank line.
+        assert_eq!(
+            objs(&w),
+            [
+                "d/four.o",
+                "d/one.o",
+                "d/seven.o",
+                "d/six.o",
+                "d/three.o",
+                "d/two.o"
+            ]
+        );
+        assert_eq!(w.makefiles, ["Makefile", "d/Makefile", "d/Makefile.more"]);
     }
 }
