@@ -7,11 +7,12 @@
 //! (`obj-`, `core-`, `drivers-`, `libs-` and `virt-` lists there, as the top Makefile uses).
 //!
 //! This reads make's assignment language, not all of make: variables set in a makefile (and the
-//! files it includes) are expanded with the usual functions, but conditionals (`ifdef`) are not
-//! evaluated (both branches are read) and macros (`define`) are not run. What it cannot expand
-//! (a variable set outside the makefile, `$(shell …)`, a macro's arguments) is checked instead:
-//! if it could stand for a Rust source that no list names, the walk stops with an error naming
-//! the line. A Rust driver is never dropped silently.
+//! files it includes) are expanded with the usual functions, and conditionals follow the
+//! configuration (`ifdef CONFIG_X`, `ifeq ($(CONFIG_X),y)`); a condition on something set outside
+//! the makefile (`ifeq ($(ARCH),x86)`) reads both branches. Macros (`define`) are not run. What
+//! it cannot expand (a variable set outside the makefile, `$(shell …)`, a macro's arguments) is
+//! checked instead: if it could stand for a Rust source that no list names, the walk stops with
+//! an error naming the line. A Rust driver is never dropped silently.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -393,6 +394,7 @@ impl<'a> Walker<'a> {
                 })?;
                 if active {
                     self.define(scope, rel, &lines[i..end], head, &loc);
+                    in_rule = false;
                 }
                 i = end + 1;
                 continue;
@@ -404,10 +406,11 @@ impl<'a> Walker<'a> {
             // Under a condition that cannot be evaluated both branches are read.
             let both = conds.iter().any(|c| c.now == Tri::Maybe);
             let mut body = t;
+            // Any line but a conditional or a recipe ends a rule's recipe.
+            in_rule = false;
             match word {
                 "endef" => return Err(syntax("`endef` without `define`")),
                 "include" | "-include" | "sinclude" => {
-                    in_rule = false;
                     if includes {
                         self.include(scope, rest, word != "include", &loc, depth)?;
                     } else if scope.expand(rest).contains("arch/") {
@@ -436,7 +439,6 @@ impl<'a> Walker<'a> {
             }
             match split_line(body).map_err(|why| syntax(&why))? {
                 Split::Assign { lhs, op, rhs } => {
-                    in_rule = false;
                     scope.assign(lhs, op, rhs, both, &loc, &mut self.checks);
                 }
                 Split::Rule => in_rule = true,
@@ -444,7 +446,6 @@ impl<'a> Walker<'a> {
                 Split::Other if body.starts_with("$(") || body.starts_with("${") => {
                     // `$(eval $(call macro,…))`, `$(foreach …)`: macros are not run (see
                     // `define`); whatever they would list is checked.
-                    in_rule = false;
                     let text = scope.macro_text(body);
                     scope.check_items(&text, &loc, &mut self.checks);
                 }
@@ -868,7 +869,7 @@ fn rust_pattern(dir: &str, item: &str) -> Option<String> {
     } else {
         return None;
     };
-    Some(format!("{dir}{p}"))
+    Some(normalize(&format!("{dir}{p}")))
 }
 
 /// Whether `text` matches `pattern`, where `ANY` matches any run of characters.
