@@ -522,7 +522,9 @@ impl<'a> Walker<'a> {
         }
         for file in scope.expand(rest).split_whitespace() {
             if file.contains(ANY) {
-                if optional {
+                // `-include` of what cannot be expanded is skipped only when no file of the
+                // source tree could be it.
+                if optional && self.first_file_like(&normalize(file)).is_none() {
                     continue;
                 }
                 return Err(err(
@@ -543,6 +545,27 @@ impl<'a> Walker<'a> {
             self.read_file(scope, &rel, true, depth + 1)?;
         }
         Ok(())
+    }
+
+    /// The first file of the source tree matching `pattern` (see [`glob`]).
+    fn first_file_like(&self, pattern: &str) -> Option<String> {
+        let fixed = &pattern[..pattern.find(ANY).unwrap_or(pattern.len())];
+        let base = &fixed[..fixed.rfind('/').map_or(0, |p| p + 1)];
+        let mut todo = vec![base.to_string()];
+        while let Some(dir) = todo.pop() {
+            let Ok(entries) = std::fs::read_dir(self.srctree.join(&dir)) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let path = format!("{dir}{}", e.file_name().to_string_lossy());
+                match e.file_type() {
+                    Ok(t) if t.is_dir() => todo.push(format!("{path}/")),
+                    Ok(t) if t.is_file() && glob(pattern, &path) => return Some(path),
+                    _ => {}
+                }
+            }
+        }
+        None
     }
 
     /// Turns a folder's lists into drivers, composites and skipped drivers; returns the folders
@@ -2238,9 +2261,20 @@ mod tests {
                 "d/Makefile:1: cannot read `obj-y += gone/`",
             ),
             ("ifeq (a\nendif\n", "d/Makefile:1: cannot read `ifeq (a`"),
+            (
+                "-include $(src)/$(PLATFORM).mk\n",
+                "d/Makefile:1: cannot read `-include $(src)/$(PLATFORM).mk`: cannot tell which file `d/*.mk` is",
+            ),
         ];
         for (text, want) in cases {
-            let msg = walk_err(&[("Makefile", "obj-y += d/\n"), ("d/Makefile", text)], "");
+            let msg = walk_err(
+                &[
+                    ("Makefile", "obj-y += d/\n"),
+                    ("d/Makefile", text),
+                    ("d/x86.mk", ""),
+                ],
+                "",
+            );
             assert!(msg.starts_with(want), "{text:?}:\n{msg}");
             assert!(msg.contains("\n  fix: "), "{msg}");
         }
