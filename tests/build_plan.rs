@@ -220,7 +220,10 @@ fn real_7_3_plan_matches_the_kernels_commands() {
     let env = vec![
         ("RUSTC".to_string(), rustc.clone()),
         ("RUST_LIB_SRC".into(), lib.clone()),
-        ("BINDGEN".into(), common::tool_env("RKBUILD_TEST_BINDGEN_22")),
+        (
+            "BINDGEN".into(),
+            common::tool_env("RKBUILD_TEST_BINDGEN_22"),
+        ),
         (
             "LIBCLANG_PATH".into(),
             common::tool_env("RKBUILD_TEST_LIBCLANG_22_PATH"),

@@ -90,8 +90,7 @@ pub(super) fn with_drivers(
     let check = check_build_error(inp);
     let (drivers, skipped) = super::kbuild::scan(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
     for d in drivers {
-        let modfile = d.obj.strip_suffix(".o").unwrap_or(&d.obj);
-        let mut s = driver_step(inp, &d.obj, &d.src, modfile, d.kind, clippy)?;
+        let mut s = driver_step(inp, &d.obj, &d.src, &d.modfile, d.kind, clippy)?;
         s.config = d.symbol.clone();
         s.post.extend(check.clone());
         steps.push(s);
