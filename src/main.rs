@@ -199,6 +199,7 @@ impl BuildArgs {
             jobs: self.jobs,
             clippy: self.clippy,
             hostcc: self.hostcc,
+            prepare_c: false,
         }
     }
 }
@@ -420,7 +421,9 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Build { tree, build } => {
-            let summary = commands::build::run(&build.opts(tree), out)?;
+            let mut opts = build.opts(tree);
+            opts.prepare_c = true;
+            let summary = commands::build::run(&opts, out)?;
             if out.json() {
                 out.message(&serde_json::json!({
                     "reason": "build-finished", "built": summary.built, "fresh": summary.fresh,

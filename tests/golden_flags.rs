@@ -96,6 +96,7 @@ fn inputs<'a>(ctx: &'a Ctx<'a>, hostcc: &str) -> Inputs<'a> {
         hostcc: hostcc.into(),
         hostldflags: " ".into(),
         bindgen_c_flags: vec![],
+        cc: None,
         tools: Default::default(),
     }
 }

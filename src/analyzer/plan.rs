@@ -174,6 +174,7 @@ mod tests {
             env: vec![],
             program: "rustc".into(),
             args: vec!["--edition=2021".into(), "@cfgs".into(), root.into()],
+            stdout: None,
         });
         s
     }

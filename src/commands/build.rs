@@ -24,6 +24,9 @@ pub struct BuildOpts {
     pub clippy: bool,
     /// The host C compiler proc macros link with (`HOSTCC`).
     pub hostcc: Option<String>,
+    /// Run the kernel's make for the C side rkbuild needs when the object tree lacks it
+    /// (`build`); `plan` only says the C flags are pending.
+    pub prepare_c: bool,
 }
 
 /// Where the bindgen C flags came from.
@@ -31,6 +34,107 @@ pub struct BuildOpts {
 pub struct CFlags {
     pub flags: Vec<String>,
     pub source: String,
+    /// Recorded by the kernel's make (the kernel's own flags, not a stand-in).
+    pub recorded: bool,
+    /// A kernel tree whose C side make has not prepared yet: the flags are not known, and
+    /// the bindgen commands hold a placeholder (`rkbuild build` runs make first).
+    pub pending: bool,
+}
+
+/// The make targets that prepare the C side of a kernel object tree: `prepare0` (generated
+/// headers, asm-offsets, whose recorded command carries the kernel's C flags) and, where the
+/// configuration runs objtool, `tools/objtool`. Each with the file that shows it is done.
+pub fn c_prerequisites(tree: &Tree) -> Vec<(&'static str, PathBuf)> {
+    let mut out = vec![("prepare0", asm_offsets_cmd(tree))];
+    if tree.cfg.enabled("OBJTOOL") {
+        out.push(("tools/objtool", tree.objtree.join("tools/objtool/objtool")));
+    }
+    out
+}
+
+/// The prerequisites make has not made yet.
+fn missing_c_prerequisites(tree: &Tree) -> Vec<&'static str> {
+    c_prerequisites(tree)
+        .into_iter()
+        .filter(|(_, done)| !done.is_file())
+        .map(|(t, _)| t)
+        .collect()
+}
+
+/// The recorded command of asm-offsets, where make keeps the kernel's C flags.
+fn asm_offsets_cmd(tree: &Tree) -> PathBuf {
+    tree.objtree.join(format!(
+        "arch/{}/kernel/.asm-offsets.s.cmd",
+        tree.arch.srcarch()
+    ))
+}
+
+/// A real kernel source tree (Kbuild's own scripts), as opposed to a Rust-only tree such as the
+/// bundled example.
+fn is_kernel_tree(srctree: &Path) -> bool {
+    srctree.join("scripts/Makefile.build").is_file() && srctree.join("Kbuild").is_file()
+}
+
+/// The tool variables Kbuild is given, as make's command line.
+pub struct MakeTools<'a> {
+    pub rustc: &'a Path,
+    pub bindgen: &'a Path,
+    pub lib_src: &'a Path,
+    pub jobs: usize,
+}
+
+/// Runs the kernel's own make for `targets` ([`c_prerequisites`]) in the object tree, with the
+/// same configuration, architecture and tools; its syncconfig may update the `.config` as
+/// Kbuild always does.
+fn make_c_side(
+    tree: &Tree,
+    srctree: &Path,
+    targets: &[&str],
+    t: &MakeTools,
+    vars: &MakeVars,
+) -> anyhow::Result<()> {
+    let objtree = canonical(&tree.objtree);
+    let mut p = Process::new("make")
+        .arg("-C")
+        .arg(srctree)
+        .arg(format!("O={}", objtree.display()))
+        .arg(format!("-j{}", t.jobs))
+        .arg(format!("ARCH={}", tree.arch.srcarch()))
+        .arg(format!("RUSTC={}", t.rustc.display()))
+        .arg(format!("BINDGEN={}", t.bindgen.display()))
+        .arg(format!("RUST_LIB_SRC={}", t.lib_src.display()));
+    let config = canonical(&tree.cfg.path);
+    if config != objtree.join(".config") {
+        p = p.arg(format!("KCONFIG_CONFIG={}", config.display()));
+    }
+    for (k, v) in [
+        ("LLVM", &vars.llvm),
+        ("CROSS_COMPILE", &vars.cross_compile),
+        ("CC", &vars.cc),
+        ("HOSTCC", &vars.hostcc),
+        ("LD", &vars.ld),
+        ("NM", &vars.nm),
+        ("OBJCOPY", &vars.objcopy),
+    ] {
+        if let Some(v) = v {
+            p = p.arg(format!("{k}={v}"));
+        }
+    }
+    if !tree.krustflags.is_empty() {
+        p = p.arg(format!("KRUSTFLAGS={}", tree.krustflags.join(" ")));
+    }
+    let p = p.args(targets);
+    let out = p.output()?;
+    if !out.success() {
+        let text = format!("{}{}", out.stdout, out.stderr);
+        let tail: Vec<&str> = text.lines().rev().take(25).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        bail!(
+            "the kernel's make could not prepare the C side (`{p}`):\n{}\n  fix: run that command by hand to see why (a missing host tool such as flex, bison or libelf-dev is common)",
+            tail.join("\n")
+        );
+    }
+    Ok(())
 }
 
 /// bindgen's `--target` for clang, per architecture (`BINDGEN_TARGET_$(SRCARCH)`).
@@ -55,9 +159,7 @@ pub fn bindgen_target(arch: Arch) -> &'static str {
 /// example) gets the include folders, `-D__KERNEL__` and the target.
 pub fn bindgen_c_flags(tree: &Tree, srctree: &str) -> anyhow::Result<CFlags> {
     let srcarch = tree.arch.srcarch();
-    let cmd = tree
-        .objtree
-        .join(format!("arch/{srcarch}/kernel/.asm-offsets.s.cmd"));
+    let cmd = asm_offsets_cmd(tree);
     if let Ok(text) = std::fs::read_to_string(&cmd) {
         let line = text
             .lines()
@@ -106,6 +208,24 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str) -> anyhow::Result<CFlags> {
         return Ok(CFlags {
             flags,
             source: format!("recorded by make in {}", cmd.display()),
+            recorded: true,
+            pending: false,
+        });
+    }
+    if is_kernel_tree(Path::new(srctree)) {
+        return Ok(CFlags {
+            flags: vec!["<the kernel's C flags: pending `make prepare0`>".into()],
+            source: format!(
+                "pending: the kernel's make has not prepared the C side of {} yet; `rkbuild build` runs `make {}` first and then takes the flags make recorded",
+                tree.objtree.display(),
+                c_prerequisites(tree)
+                    .iter()
+                    .map(|(t, _)| *t)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            recorded: false,
+            pending: true,
         });
     }
     let mut flags = vec!["-nostdinc".to_string()];
@@ -123,6 +243,8 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str) -> anyhow::Result<CFlags> {
     Ok(CFlags {
         flags,
         source: "the tree's include folders (no C build recorded by make)".into(),
+        recorded: false,
+        pending: false,
     })
 }
 
@@ -246,7 +368,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     if topts.srctree.is_none() {
         topts.srctree = Some(PathBuf::from("."));
     }
-    let tree = Tree::open(&topts)?;
+    let mut tree = Tree::open(&topts)?;
     tree.require_rust()?;
     let tools = topts.tools.clone().with_env();
     std::fs::create_dir_all(&tree.objtree)
@@ -347,6 +469,28 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     let objcopy = find_objcopy(&make_vars)?;
     // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
     // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
+    let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
+    let missing = missing_c_prerequisites(&tree);
+    if opts.prepare_c && is_kernel_tree(&srctree_abs) && !missing.is_empty() {
+        let jobs = opts
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        make_c_side(
+            &tree,
+            &srctree_abs,
+            &missing,
+            &MakeTools {
+                rustc: &rustc_path,
+                bindgen: &bindgen_path,
+                lib_src: &lib_src,
+                jobs,
+            },
+            &make_vars,
+        )?;
+        // make's syncconfig may have updated the configuration: read it again.
+        tree = Tree::open(&topts)?;
+        tree.require_rust()?;
+    }
     let warnings = tree.warnings();
     let gen = config::generate(&tree, &rustc_info, has_remap)?;
     let mut files = vec![];
@@ -371,7 +515,6 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         files,
         warnings,
     };
-    let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
     let objtree_abs = canonical(&tree.objtree);
     let ctx = tree.ctx(&rustc_info, has_remap);
     let cflags = bindgen_c_flags(&tree, &ctx.srctree)?;
@@ -392,6 +535,8 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         hostcc,
         hostldflags: " ".into(),
         bindgen_c_flags: cflags.flags.clone(),
+        // rust/'s C files only with the kernel's own C flags, as make recorded them.
+        cc: cflags.recorded.then(|| kbuild_tools(&make_vars).cc),
         tools: tool_ids,
     };
     let plan = plan::make(&inputs, opts.clippy)?;

@@ -70,6 +70,10 @@ pub fn print(plan: &Plan, cflags: &super::build::CFlags, out: Out) {
                 crate::plan::PostStep::CheckBuildError { .. } => {
                     "then check for rust_build_error".into()
                 }
+                crate::plan::PostStep::CutHere => "keep what follows `// Cut here.`".into(),
+                crate::plan::PostStep::Objtool { args, .. } => {
+                    format!("then objtool {}", args.join(" "))
+                }
             });
         }
         if s.kind == StepKind::Exports {

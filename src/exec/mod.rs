@@ -149,10 +149,15 @@ fn run_step(
     if let Some(cmd) = &step.command {
         let p = cmd.process(objtree);
         let out = p.output()?;
-        log.push_str(&out.stdout);
+        if cmd.stdout.is_none() {
+            log.push_str(&out.stdout);
+        }
         log.push_str(&out.stderr);
         if !out.success() {
             return Err(anyhow::anyhow!("{}", log.trim_end()));
+        }
+        if let Some(to) = &cmd.stdout {
+            crate::fsutil::write_if_changed(&objtree.join(to), out.stdout.as_bytes())?;
         }
     }
     if step.kind == StepKind::Exports {
@@ -168,7 +173,7 @@ fn run_step(
     }
     let main = objtree.join(&step.id);
     for p in &step.post {
-        if let Some(warning) = post::run(p, &main, objcopy)? {
+        if let Some(warning) = post::run(p, &main, objcopy, objtree)? {
             log.push_str(&warning);
             log.push('\n');
         }

@@ -11,8 +11,25 @@ use crate::plan::PostStep;
 use crate::process::Process;
 
 /// Runs one post-step on `output` (absolute); returns a warning to show, if any.
-pub fn run(post: &PostStep, output: &Path, objcopy: &Path) -> anyhow::Result<Option<String>> {
+pub fn run(
+    post: &PostStep,
+    output: &Path,
+    objcopy: &Path,
+    objtree: &Path,
+) -> anyhow::Result<Option<String>> {
     match post {
+        PostStep::CutHere => {
+            rewrite_text(output, cut_here)?;
+            Ok(None)
+        }
+        PostStep::Objtool { program, args } => {
+            let p = Process::new(program).cwd(objtree).args(args).arg(output);
+            let out = p.output()?;
+            if !out.success() {
+                bail!("`{p}` failed:\n{}{}", out.stdout, out.stderr.trim_end());
+            }
+            Ok(None)
+        }
         PostStep::RedirectIntrinsics { symbols } => {
             let mut args = vec![];
             for s in symbols {
@@ -77,6 +94,22 @@ fn rewrite_text(path: &Path, f: fn(&str) -> String) -> anyhow::Result<()> {
         .with_context(|| format!("cannot read `{}`", path.display()))?;
     crate::fsutil::write_if_changed(path, f(&text).as_bytes())?;
     Ok(())
+}
+
+/// `sed '1,/^\/\/ Cut here.$/d'`: everything after the first `// Cut here.` line (all of
+/// it when there is none, as sed deletes to the end then).
+pub fn cut_here(text: &str) -> String {
+    let mut out = String::new();
+    let mut cut = false;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if cut {
+            out.push_str(line);
+        } else if i > 0 && line.trim_end_matches('\n') == "// Cut here." {
+            // sed's range starts at line 1 and ends at the first match after it.
+            cut = true;
+        }
+    }
+    out
 }
 
 /// `sed -Ei 's/pub const RUST_CONST_HELPER_([a-zA-Z0-9_]*)/pub const \1/g'`.

@@ -57,6 +57,15 @@ pub struct Layout {
     pub intrinsics: Vec<Gated<Vec<String>>>,
     /// `cmd_exports`: the symbol letters and names skipped.
     pub exports: ExportsDesc,
+    /// `cmd_objtool` (Makefile.lib), where the configuration turns objtool on.
+    #[serde(default)]
+    pub objtool: Option<ObjtoolDesc>,
+    /// Files of `rust/` made by the kernel's C compiler, in order.
+    #[serde(rename = "c_run", default)]
+    pub c_runs: Vec<CRun>,
+    /// Configurations rkbuild does not build yet, with why.
+    #[serde(rename = "refuse", default)]
+    pub refusals: Vec<Gated<String>>,
     /// The crates of `rust/`, in the order `rust/Makefile` lists them.
     #[serde(rename = "crate")]
     pub crates: Vec<CrateDesc>,
@@ -220,6 +229,44 @@ pub struct BindgenRun {
     pub depfile: Option<String>,
     #[serde(default)]
     pub post: Vec<String>,
+    #[serde(default)]
+    pub when: When,
+}
+
+/// `cmd_objtool` of scripts/Makefile.lib and when Makefile.build runs it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjtoolDesc {
+    /// Relative to the object tree.
+    pub program: String,
+    /// `objtool-args-$(CONFIG_…)`, in order; `{CONFIG_X}` is the symbol's value.
+    pub args: Vec<Gated<Vec<String>>>,
+    /// `delay-objtool`: with any of these on, objects are checked at link time except
+    /// single-file modules, which get `--link`.
+    pub delay: Vec<String>,
+}
+
+/// A file of `rust/` made by the kernel's C compiler with the kernel's C flags.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CRun {
+    /// Relative to the object tree: the step's id.
+    pub output: String,
+    /// Relative to the source tree.
+    pub input: String,
+    /// The arguments after the compiler: `{depfile_flag}`, `{c_flags}`, `{input}` …
+    pub args: Vec<String>,
+    pub depfile: String,
+    /// `CFLAGS_REMOVE_<obj>`.
+    #[serde(default)]
+    pub remove_flags: Vec<String>,
+    /// The output is the compiler's standard output, kept after the `// Cut here.` line.
+    #[serde(default)]
+    pub stdout_cut: bool,
+    /// Steps it waits for (the exports headers `exports.c` includes).
+    #[serde(default)]
+    pub after: Vec<String>,
+    pub tag: String,
     #[serde(default)]
     pub when: When,
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::rust_dir::{base_vars, check_build_error, spec_input, tag_for};
+use super::rust_dir::{base_vars, check_build_error, objtool, spec_input, tag_for};
 use super::{describe, program, Command, Inputs, Plan, PlanError, Step, StepKind};
 use crate::flags::crates::{self, Compiler, Unit};
 use crate::flags::{self, ObjKind};
@@ -76,6 +76,7 @@ pub fn driver_step(
         env: cmd.env.clone(),
         program: program(inp, cmd.compiler),
         args: argv,
+        stdout: None,
     });
     Ok(s)
 }
@@ -93,6 +94,9 @@ pub(super) fn with_drivers(
         let mut s = driver_step(inp, &d.obj, &d.src, &d.modfile, d.kind, clippy)?;
         s.config = d.symbol.clone();
         s.post.extend(check.clone());
+        let module = d.kind == ObjKind::Module;
+        s.post
+            .extend(objtool(inp, module, module && d.composite.is_none()));
         steps.push(s);
     }
 

@@ -43,6 +43,8 @@ pub enum StepKind {
     Bindgen,
     /// `EXPORT_SYMBOL_RUST_GPL` lines for the symbols an object defines (`cmd_exports`).
     Exports,
+    /// The kernel's C compiler on a file of `rust/` (`helpers.o`, the `.rs.S` preprocessed).
+    C,
 }
 
 /// A command line: environment, program and arguments, run in the object tree.
@@ -51,6 +53,9 @@ pub struct Command {
     pub env: Vec<(String, String)>,
     pub program: String,
     pub args: Vec<String>,
+    /// The command's standard output is this file (`>$@`), relative to the object tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stdout: Option<String>,
 }
 
 impl Command {
@@ -69,7 +74,11 @@ impl Command {
         for (k, v) in &self.env {
             p = p.env(k, v);
         }
-        p.args(&self.args).to_string()
+        let shown = p.args(&self.args).to_string();
+        match &self.stdout {
+            Some(o) => format!("{shown} >{o}"),
+            None => shown,
+        }
     }
 }
 
@@ -86,6 +95,10 @@ pub enum PostStep {
     RenameConstHelpers,
     /// `pub fn rust_helper_X` → `#[link_name="rust_helper_X"] pub fn X` in the helper bindings.
     LinkNameHelpers,
+    /// `sed '1,/^\/\/ Cut here.$/d'`: the preprocessed `.rs.S` keeps what follows the cut.
+    CutHere,
+    /// `$(cmd_objtool)`: objtool checks and annotates the object (x86 with CONFIG_OBJTOOL).
+    Objtool { program: String, args: Vec<String> },
     /// Warn when the object still calls `rust_build_error` (a `build_assert!` that was not
     /// optimised away): 2021's RUST_BUILD_ASSERT_WARN, and a link error to come under DENY.
     CheckBuildError { deny: bool },
@@ -211,6 +224,9 @@ pub struct Inputs<'a> {
     pub hostldflags: String,
     /// The kernel's C flags for bindgen, already adjusted (see `commands::build`).
     pub bindgen_c_flags: Vec<String>,
+    /// The kernel's C compiler, and whether `bindgen_c_flags` are the kernel's own (recorded
+    /// by make): only then are `rust/`'s C files compiled.
+    pub cc: Option<String>,
     pub tools: BTreeMap<String, String>,
 }
 
@@ -375,6 +391,7 @@ mod tests {
             hostcc: "cc".into(),
             hostldflags: " ".into(),
             bindgen_c_flags: vec!["-D__KERNEL__".into()],
+            cc: None,
             tools: BTreeMap::new(),
         }
     }

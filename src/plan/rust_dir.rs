@@ -148,10 +148,14 @@ fn crate_step(inp: &Inputs, c: &CrateDesc, base: &Vars, clippy: bool) -> anyhow:
     if c.check_build_error {
         s.post.extend(check_build_error(inp));
     }
+    if kind == StepKind::Library {
+        s.post.extend(objtool(inp, false, false));
+    }
     s.command = Some(Command {
         env: cmd.env.clone(),
         program: program(inp, cmd.compiler),
         args: cmd.argv(),
+        stdout: None,
     });
     Ok(s)
 }
@@ -218,6 +222,92 @@ fn bindgen_step(inp: &Inputs, r: &BindgenRun, base: &Vars) -> anyhow::Result<Ste
         env: vec![],
         program: inp.bindgen.clone(),
         args,
+        stdout: None,
+    });
+    Ok(s)
+}
+
+/// `$(cmd_objtool)` for an object, when objtool runs on it (Makefile.build's
+/// `objtool-enabled`): every kernel object, or with `delay-objtool` only single-file modules
+/// (then with `--link`); `--module` for parts of modules.
+pub(super) fn objtool(inp: &Inputs, module: bool, single_obj_m: bool) -> Option<PostStep> {
+    let ctx = inp.ctx;
+    let o = ctx.vintage.objtool.as_ref()?;
+    if !ctx.on("OBJTOOL") {
+        return None;
+    }
+    let delay = o.delay.iter().any(|s| ctx.on(s));
+    if delay && !single_obj_m {
+        return None;
+    }
+    let mut args = vec![];
+    for g in o.args.iter().filter(|g| g.when.holds(ctx)) {
+        for w in &g.value {
+            args.push(fill_config(ctx, w));
+        }
+    }
+    if delay {
+        args.push("--link".into());
+    }
+    if module {
+        args.push("--module".into());
+    }
+    Some(PostStep::Objtool {
+        program: format!("{}/{}", ctx.objtree, o.program),
+        args,
+    })
+}
+
+/// `{CONFIG_X}` in a word: the symbol's value.
+fn fill_config(ctx: &crate::flags::Ctx, w: &str) -> String {
+    let mut out = w.to_string();
+    while let Some(i) = out.find("{CONFIG_") {
+        let Some(j) = out[i..].find('}') else { break };
+        let name = &out[i + 8..i + j];
+        let v = ctx.cfg.text(name).unwrap_or_default();
+        out.replace_range(i..i + j + 1, &v);
+    }
+    out
+}
+
+/// A file of `rust/` compiled by the kernel's C compiler.
+fn c_step(inp: &Inputs, cc: &str, r: &crate::layout::CRun, base: &Vars) -> anyhow::Result<Step> {
+    let file = r.output.rsplit('/').next().unwrap_or(&r.output);
+    let out_stem = file.split('.').next().unwrap_or(file);
+    let mut v = base.clone();
+    let input = format!("{}/{}", inp.ctx.srctree, r.input);
+    v.set("input", input.clone())
+        .set("output", r.output.clone())
+        .set("out_stem", out_stem)
+        .list(
+            "c_flags",
+            inp.bindgen_c_flags
+                .iter()
+                .filter(|f| !r.remove_flags.contains(f))
+                .cloned()
+                .collect(),
+        )
+        .list("depfile_flag", vec![format!("-Wp,-MMD,{}", r.depfile)]);
+    let args = crate::layout::expand(&r.args, &v)
+        .map_err(|e| PlanError::Unsupported(format!("c_run `{}`: {e}", r.output)))?;
+    let mut s = Step::new(&r.output, StepKind::C, &r.tag);
+    s.root = Some(input.clone());
+    s.outputs = vec![r.output.clone()];
+    s.depfile = Some(r.depfile.clone());
+    s.inputs = vec![input];
+    for a in &r.after {
+        s.deps.push(fill(&v, a, &r.output)?);
+    }
+    if r.stdout_cut {
+        s.post.push(PostStep::CutHere);
+    } else if r.output.ends_with(".o") {
+        s.post.extend(objtool(inp, false, false));
+    }
+    s.command = Some(Command {
+        env: vec![],
+        program: cc.to_string(),
+        args,
+        stdout: r.stdout_cut.then(|| r.output.clone()),
     });
     Ok(s)
 }
@@ -241,8 +331,27 @@ pub(super) fn steps(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
         .iter()
         .filter(|r| r.when.holds(ctx))
         .collect();
+    for r in l.refusals.iter().filter(|r| r.when.holds(ctx)) {
+        return Err(PlanError::Unsupported(format!(
+            "{}: {}\n  fix: turn it off (`scripts/config --disable {}`), or build this configuration with the kernel's make",
+            r.when.describe(),
+            r.value,
+            r.when.config.first().map(String::as_str).unwrap_or("…")
+        ))
+        .into());
+    }
     let mut done: HashSet<&str> = HashSet::new();
     let mut steps = vec![];
+    // The C files of rust/, when the kernel's C flags are known (make prepared the C side).
+    if let Some(cc) = &inp.cc {
+        for r in l
+            .c_runs
+            .iter()
+            .filter(|r| r.when.holds(ctx) && r.after.is_empty())
+        {
+            steps.push(c_step(inp, cc, r, &base)?);
+        }
+    }
     for c in l.crates.iter().filter(|c| c.when.holds(ctx)) {
         for a in &c.after {
             if let Some(r) = runs.iter().find(|r| r.output == *a) {
@@ -258,12 +367,31 @@ pub(super) fn steps(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
             steps.push(bindgen_step(inp, r, &base)?);
         }
     }
+    let objects: HashSet<String> = steps.iter().map(|s| s.id.clone()).collect();
     for [obj, header] in &l.exports.headers {
-        steps.push(exports_step(obj, header));
+        // Only for objects this configuration builds (helpers.o needs the C side).
+        if objects.contains(obj) {
+            steps.push(exports_step(obj, header));
+        }
     }
-    // A generated file the layout makes only in some trees (the helpers' bindings) is waited
-    // for only where it is made.
-    let declared: HashSet<&str> = l.bindgen_runs.iter().map(|r| r.output.as_str()).collect();
+    if let Some(cc) = &inp.cc {
+        for r in l
+            .c_runs
+            .iter()
+            .filter(|r| r.when.holds(ctx) && !r.after.is_empty())
+        {
+            steps.push(c_step(inp, cc, r, &base)?);
+        }
+    }
+    // A generated file the layout makes only in some trees or configurations (the helpers'
+    // bindings, the arch asm files) is waited for only where it is made.
+    let declared: HashSet<&str> = l
+        .bindgen_runs
+        .iter()
+        .map(|r| r.output.as_str())
+        .chain(l.c_runs.iter().map(|r| r.output.as_str()))
+        .chain(l.exports.headers.iter().map(|[_, h]| h.as_str()))
+        .collect();
     let made: HashSet<String> = steps.iter().map(|s| s.id.clone()).collect();
     for s in &mut steps {
         s.deps

@@ -39,7 +39,9 @@ pub fn kbuild_cmd(vintage: &str, target: &str) -> KbuildCmd {
         .lines()
         .find_map(|l| l.strip_prefix(&prefix))
         .unwrap_or_else(|| panic!("no {target} in the {vintage} oracle"));
-    let words = shlex::split(line).expect("shell words");
+    // The .cmd files keep make's escape for `#`.
+    let line = line.replace("$(pound)", "#");
+    let words = shlex::split(&line).expect("shell words");
     let mut words = words.into_iter().take_while(|w| !w.starts_with(';'));
     let mut env = vec![];
     let program = loop {
