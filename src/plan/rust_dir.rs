@@ -331,7 +331,7 @@ pub(super) fn steps(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
         .iter()
         .filter(|r| r.when.holds(ctx))
         .collect();
-    for r in l.refusals.iter().filter(|r| r.when.holds(ctx)) {
+    if let Some(r) = l.refusals.iter().find(|r| r.when.holds(ctx)) {
         return Err(PlanError::Unsupported(format!(
             "{}: {}\n  fix: turn it off (`scripts/config --disable {}`), or build this configuration with the kernel's make",
             r.when.describe(),
