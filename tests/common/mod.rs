@@ -39,10 +39,18 @@ pub fn kbuild_cmd(vintage: &str, target: &str) -> KbuildCmd {
         .lines()
         .find_map(|l| l.strip_prefix(&prefix))
         .unwrap_or_else(|| panic!("no {target} in the {vintage} oracle"));
+    parse_savedcmd(line)
+}
+
+/// A `savedcmd_…` value (the `.cmd` files' shell text): environment words, program and the
+/// arguments up to the first `;` or `|` (the compiler's own part).
+pub fn parse_savedcmd(line: &str) -> KbuildCmd {
     // The .cmd files keep make's escape for `#`.
     let line = line.replace("$(pound)", "#");
     let words = shlex::split(&line).expect("shell words");
-    let mut words = words.into_iter().take_while(|w| !w.starts_with(';'));
+    let mut words = words
+        .into_iter()
+        .take_while(|w| !w.starts_with(';') && w != "|");
     let mut env = vec![];
     let program = loop {
         let w = words.next().expect("a program");

@@ -1,0 +1,332 @@
+//! The real thing for the newest kernel: Debian's Linux 7.3 tree, x86_64 defconfig + Rust +
+//! samples (the shared oracle's configuration), rustc 1.95, clang/bindgen for LLVM 22.
+//!
+//! `rkbuild build` on a fresh object tree (it runs the kernel's make only for the C side) is
+//! compared with the kernel's own `make prepare samples/rust/ rust/exports.o` of the same
+//! configuration: every command rkbuild ran equals the one make recorded in its `.cmd` file,
+//! and every object is the same. The make-built reference tree is cached by its inputs
+//! (`RKBUILD_REF_73`, default /var/cache/rkbuild-ci/ref-7.3-x86_64): make runs again only when
+//! the recipe, the tools or the configuration change.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// Bumped when the recipe below changes.
+const RECIPE: &str =
+    "rkbuild-ref-73 v1: oracle config; olddefconfig; -j2 prepare samples/rust/ rust/exports.o";
+
+struct Env {
+    src: PathBuf,
+    rustc_dir: PathBuf,
+    lib: String,
+    bindgen: String,
+    libclang: String,
+}
+
+impl Env {
+    fn get() -> Env {
+        let rustc = PathBuf::from(common::tool_env("RKBUILD_TEST_RUSTC_195"));
+        Env {
+            src: PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_73")),
+            rustc_dir: rustc.parent().unwrap().to_path_buf(),
+            lib: common::tool_env("RKBUILD_TEST_LIB_195"),
+            bindgen: common::tool_env("RKBUILD_TEST_BINDGEN_22"),
+            libclang: common::tool_env("RKBUILD_TEST_LIBCLANG_22_PATH"),
+        }
+    }
+
+    fn rustc(&self) -> PathBuf {
+        self.rustc_dir.join("rustc")
+    }
+
+    fn make(&self, o: &Path) -> Command {
+        let mut c = Command::new("make");
+        c.arg("-C")
+            .arg(&self.src)
+            .arg(format!("O={}", o.display()))
+            .arg("LLVM=-22")
+            .arg(format!("RUSTC={}", self.rustc().display()))
+            .arg(format!(
+                "RUSTDOC={}",
+                self.rustc_dir.join("rustdoc").display()
+            ))
+            .arg(format!("BINDGEN={}", self.bindgen))
+            .arg(format!("RUST_LIB_SRC={}", self.lib))
+            .env("LIBCLANG_PATH", &self.libclang);
+        for k in [
+            "MAKEFLAGS",
+            "MFLAGS",
+            "MAKELEVEL",
+            "CLIPPY",
+            "KBUILD_CLIPPY",
+            "O",
+            "V",
+        ] {
+            c.env_remove(k);
+        }
+        c
+    }
+
+    /// What the reference depends on besides the recipe.
+    fn stamp(&self, config: &str) -> String {
+        let out = |p: &Path, a: &str| {
+            let o = Command::new(p).arg(a).output().unwrap();
+            String::from_utf8_lossy(&o.stdout).into_owned()
+        };
+        format!(
+            "{RECIPE}\n{}{}{}{}\n{config}",
+            out(&self.rustc(), "-vV"),
+            out(Path::new(&self.bindgen), "--version"),
+            out(Path::new("clang-22"), "--version"),
+            self.src.display()
+        )
+    }
+}
+
+fn run(mut c: Command, what: &str) {
+    let t = Instant::now();
+    let o = c
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    assert!(
+        o.status.success(),
+        "{what} failed:\n{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    eprintln!("  {what}: {:.1} s", t.elapsed().as_secs_f64());
+}
+
+/// The kernel's own build of the oracle's configuration, reused while its stamp matches.
+fn reference(env: &Env, config: &str) -> PathBuf {
+    let dir = std::env::var_os("RKBUILD_REF_73")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/cache/rkbuild-ci/ref-7.3-x86_64"));
+    let stamp = env.stamp(config);
+    let stamp_file = dir.join(".rkbuild-ref-stamp");
+    if std::fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str()) {
+        return dir;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(".config"), config).unwrap();
+    let mut c = env.make(&dir);
+    c.arg("olddefconfig");
+    run(c, "make olddefconfig (reference)");
+    let mut c = env.make(&dir);
+    c.args(["-j2", "prepare", "samples/rust/", "rust/exports.o"]);
+    run(
+        c,
+        "make -j2 prepare samples/rust/ rust/exports.o (reference)",
+    );
+    std::fs::write(&stamp_file, stamp).unwrap();
+    dir
+}
+
+fn rkbuild(env: &Env, args: &[&str]) -> String {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
+    c.args(args)
+        .env("RUSTC", env.rustc())
+        .env("RUST_LIB_SRC", &env.lib)
+        .env("BINDGEN", &env.bindgen)
+        .env("LIBCLANG_PATH", &env.libclang)
+        .env("LLVM", "-22")
+        .env("NO_COLOR", "1");
+    for k in [
+        "KRUSTFLAGS",
+        "V",
+        "MAKEFLAGS",
+        "MAKELEVEL",
+        "CC",
+        "HOSTCC",
+        "OBJCOPY",
+    ] {
+        c.env_remove(k);
+    }
+    let t = Instant::now();
+    let o = c.output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "rkbuild {args:?} failed:\n{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    eprintln!("  rkbuild {}: {:.1} s", args[0], t.elapsed().as_secs_f64());
+    out
+}
+
+/// Global symbols an object defines (`nm --defined-only`), by name.
+fn defined(path: &Path) -> BTreeSet<String> {
+    let o = Command::new("llvm-nm-22")
+        .arg("--defined-only")
+        .arg(path)
+        .output()
+        .expect("llvm-nm-22 (Debian llvm-22) is needed");
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(String::from))
+        .collect()
+}
+
+#[test]
+fn linux_7_3_x86_64_rkbuild_equals_make() {
+    let env = Env::get();
+    let config = common::read(&common::oracle("linux-7.3/x86_64-defconfig-rust/config"));
+    let refdir = reference(&env, &config);
+    let obj = tempfile::tempdir().unwrap();
+    std::fs::write(obj.path().join(".config"), &config).unwrap();
+    let src = env.src.display().to_string();
+    let o = obj.path().display().to_string();
+    rkbuild(&env, &["build", "-S", &src, "-O", &o, "-j2"]);
+
+    // Everything of the 7.3 layout was made.
+    let made = [
+        "rust/host/libproc_macro2.rlib",
+        "rust/host/libquote.rlib",
+        "rust/host/libsyn.rlib",
+        "rust/libmacros.so",
+        "rust/libpin_init_internal.so",
+        "rust/libzerocopy_derive.so",
+        "rust/core.o",
+        "rust/compiler_builtins.o",
+        "rust/zerocopy.o",
+        "rust/pin_init.o",
+        "rust/build_error.o",
+        "rust/ffi.o",
+        "rust/bindings.o",
+        "rust/uapi.o",
+        "rust/kernel.o",
+        "rust/helpers/helpers.o",
+        "rust/exports.o",
+        "samples/rust/rust_minimal.o",
+        "samples/rust/rust_print_main.o",
+    ];
+    let generated = [
+        "rust/bindings/bindings_generated.rs",
+        "rust/bindings/bindings_helpers_generated.rs",
+        "rust/uapi/uapi_generated.rs",
+        "rust/kernel/generated_arch_static_branch_asm.rs",
+        "rust/kernel/generated_arch_warn_asm.rs",
+        "rust/kernel/generated_arch_reachable_asm.rs",
+        "rust/exports_core_generated.h",
+        "rust/exports_helpers_generated.h",
+        "rust/exports_bindings_generated.h",
+        "rust/exports_kernel_generated.h",
+    ];
+    for f in made.iter().chain(&generated) {
+        assert!(obj.path().join(f).is_file(), "rkbuild did not make {f}");
+    }
+
+    // The objects: the same defined symbols as make's; core.o, the generated sources and
+    // headers byte for byte.
+    let mut identical = 0;
+    for f in made
+        .iter()
+        .filter(|f| !f.ends_with(".rlib") && !f.ends_with(".so"))
+    {
+        let (a, b) = (refdir.join(f), obj.path().join(f));
+        assert_eq!(
+            defined(&a),
+            defined(&b),
+            "{f}: defined symbols differ from make's"
+        );
+        if std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap() {
+            identical += 1;
+        }
+    }
+    for f in std::iter::once(&"rust/core.o").chain(&generated) {
+        assert!(
+            std::fs::read(refdir.join(f)).unwrap() == std::fs::read(obj.path().join(f)).unwrap(),
+            "{f} differs from make's"
+        );
+    }
+    eprintln!("  {identical} of the objects byte-identical to make's");
+
+    // The commands: every step rkbuild ran equals what make recorded in its `.cmd` file.
+    let plan = rkbuild(
+        &env,
+        &["plan", "--message-format", "json", "-S", &src, "-O", &o],
+    );
+    let v: serde_json::Value = serde_json::from_str(plan.lines().last().unwrap()).unwrap();
+    let norm_ours = |w: &str| w.replace(&o, "$O");
+    let refs = refdir.display().to_string();
+    let norm_ref = |w: &str| w.replace(&refs, "$O");
+    let mut compared = 0;
+    for s in v["plan"]["steps"].as_array().unwrap() {
+        let Some(cmd) = s.get("command").filter(|c| !c.is_null()) else {
+            continue;
+        };
+        let id = s["id"].as_str().unwrap();
+        let (dir, file) = id.rsplit_once('/').unwrap();
+        let cmd_file = refdir.join(format!("{dir}/.{file}.cmd"));
+        let text = common::read(&cmd_file);
+        let line = text
+            .lines()
+            .find_map(|l| l.split_once(" := ").map(|(_, v)| v))
+            .unwrap();
+        let want = common::parse_savedcmd(line);
+        let args: Vec<String> = cmd["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| norm_ours(a.as_str().unwrap()))
+            .collect();
+        let want_args: Vec<String> = want.args.iter().map(|a| norm_ref(a)).collect();
+        assert_eq!(args, want_args, "{id}: arguments");
+        let env_ours: Vec<(String, String)> = cmd["env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p[0].as_str().unwrap().into(),
+                    norm_ours(p[1].as_str().unwrap()),
+                )
+            })
+            .collect();
+        let env_want: Vec<(String, String)> = want
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), norm_ref(v)))
+            .collect();
+        assert_eq!(env_ours, env_want, "{id}: environment");
+        let program = Path::new(cmd["program"].as_str().unwrap());
+        assert_eq!(
+            program.file_name().unwrap().to_string_lossy(),
+            Path::new(&want.program)
+                .file_name()
+                .unwrap()
+                .to_string_lossy(),
+            "{id}: program"
+        );
+        // objtool where make ran it, with its arguments.
+        let ours_objtool = s["post"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["kind"] == "objtool");
+        match line.split_once("objtool/objtool ") {
+            Some((_, rest)) => {
+                let want: Vec<&str> = rest.split_whitespace().collect();
+                let ours = ours_objtool.unwrap_or_else(|| panic!("{id}: make ran objtool"));
+                let mut ours: Vec<String> = ours["args"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.as_str().unwrap().to_string())
+                    .collect();
+                ours.push(id.to_string());
+                assert_eq!(ours, want, "{id}: objtool");
+            }
+            None => assert!(ours_objtool.is_none(), "{id}: make ran no objtool"),
+        }
+        compared += 1;
+    }
+    eprintln!("  {compared} commands equal to make's");
+    // 3 host rlibs, 3 proc macros, 9 crates, 3 bindgen runs, 5 C files, 4 samples.
+    assert!(compared >= 27, "only {compared} commands compared");
+}
