@@ -8,6 +8,7 @@ use anyhow::{bail, Context as _};
 
 use super::{canonical, config, Tree, TreeOpts};
 use crate::exec;
+use crate::layout::Facts;
 use crate::output::Out;
 use crate::plan::{self, Plan};
 use crate::process::Process;
@@ -45,7 +46,7 @@ pub struct CFlags {
 /// headers, asm-offsets, whose recorded command carries the kernel's C flags) and, where the
 /// configuration runs objtool, `tools/objtool`. Each with the file that shows it is done.
 pub fn c_prerequisites(tree: &Tree) -> Vec<(&'static str, PathBuf)> {
-    let mut out = vec![("prepare0", asm_offsets_cmd(tree))];
+    let mut out = vec![("prepare0", empty_o_cmd(tree))];
     if tree.cfg.enabled("OBJTOOL") {
         out.push(("tools/objtool", tree.objtree.join("tools/objtool/objtool")));
     }
@@ -67,6 +68,46 @@ fn asm_offsets_cmd(tree: &Tree) -> PathBuf {
         "arch/{}/kernel/.asm-offsets.s.cmd",
         tree.arch.srcarch()
     ))
+}
+
+/// The recorded command of `scripts/mod/empty.o`, a C object prepare0 builds.
+fn empty_o_cmd(tree: &Tree) -> PathBuf {
+    tree.objtree.join("scripts/mod/.empty.o.cmd")
+}
+
+/// The layout's `c_flags_prepare` words for this configuration, with `{asm_offset:X}` read
+/// from `include/generated/asm-offsets.h`.
+fn prepare_c_flags(tree: &Tree, facts: &dyn Facts) -> anyhow::Result<Vec<String>> {
+    let mut out = vec![];
+    for g in tree
+        .vintage
+        .c_flags_prepare
+        .iter()
+        .filter(|g| g.when.holds(facts))
+    {
+        for w in &g.value {
+            let mut w = w.clone();
+            while let Some(i) = w.find("{asm_offset:") {
+                let j = i + w[i..].find('}').context("unclosed `{asm_offset:`")?;
+                let name = w[i + 12..j].to_string();
+                let h = tree.objtree.join("include/generated/asm-offsets.h");
+                let text = std::fs::read_to_string(&h)
+                    .with_context(|| format!("cannot read `{}`", h.display()))?;
+                let value = text
+                    .lines()
+                    .find_map(|l| {
+                        let mut it = l.split_whitespace();
+                        (it.next() == Some("#define") && it.next() == Some(name.as_str()))
+                            .then(|| it.next().map(String::from))
+                            .flatten()
+                    })
+                    .with_context(|| format!("`{}` defines no {name}", h.display()))?;
+                w.replace_range(i..=j, &value);
+            }
+            out.push(w);
+        }
+    }
+    Ok(out)
 }
 
 /// A real kernel source tree (Kbuild's own scripts), as opposed to a Rust-only tree such as the
@@ -157,10 +198,15 @@ pub fn bindgen_target(arch: Arch) -> &'static str {
 /// `.cmd` file of `asm-offsets.s` (compiled by `make prepare` with the kernel's `c_flags`):
 /// those are used, minus the per-object parts. A tree without a C build (like the bundled
 /// example) gets the include folders, `-D__KERNEL__` and the target.
-pub fn bindgen_c_flags(tree: &Tree, srctree: &str) -> anyhow::Result<CFlags> {
+pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow::Result<CFlags> {
     let srcarch = tree.arch.srcarch();
-    let cmd = asm_offsets_cmd(tree);
-    if let Ok(text) = std::fs::read_to_string(&cmd) {
+    // `scripts/mod/empty.o` is a kernel C object built in prepare0 with the full c_flags;
+    // asm-offsets (a `.s`) lacks the debug flags Kbuild filters out of assembly output.
+    let recorded = [empty_o_cmd(tree), asm_offsets_cmd(tree)];
+    if let Some((cmd, text)) = recorded
+        .iter()
+        .find_map(|c| std::fs::read_to_string(c).ok().map(|t| (c.clone(), t)))
+    {
         let line = text
             .lines()
             .find_map(|l| {
@@ -186,11 +232,19 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str) -> anyhow::Result<CFlags> {
                 || w == "-S"
                 || w == "-c"
                 || w == "-fverbose-asm"
-                || w.ends_with("asm-offsets.c");
+                || w.ends_with("asm-offsets.c")
+                || w.ends_with("scripts/mod/empty.c");
             // The folder's own include paths (`-I$(srctree)/$(src) -I$(obj)`, added for O=
             // builds) become rust/'s. asm-offsets is built from the top Kbuild (`.`) in 6.12.
-            let folders = [".".to_string(), format!("arch/{srcarch}/kernel")];
+            let folders = [
+                ".".to_string(),
+                format!("arch/{srcarch}/kernel"),
+                "scripts/mod".to_string(),
+            ];
             if folders.iter().any(|f| w == format!("-I{srctree}/{f}")) {
+                // What the arch's prepare step adds to KBUILD_CFLAGS after prepare0
+                // (arm64's and riscv's per-task stack protector), just before.
+                flags.extend(prepare_c_flags(tree, facts)?);
                 flags.push(format!("-I{srctree}/rust"));
                 continue;
             }
@@ -517,7 +571,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     };
     let objtree_abs = canonical(&tree.objtree);
     let ctx = tree.ctx(&rustc_info, has_remap);
-    let cflags = bindgen_c_flags(&tree, &ctx.srctree)?;
+    let cflags = bindgen_c_flags(&tree, &ctx.srctree, &ctx)?;
     // Proc macros link with the host C compiler Kbuild picks (`LLVM=-22` → clang-22).
     let hostcc = opts
         .hostcc

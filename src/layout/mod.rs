@@ -60,6 +60,10 @@ pub struct Layout {
     /// `cmd_objtool` (Makefile.lib), where the configuration turns objtool on.
     #[serde(default)]
     pub objtool: Option<ObjtoolDesc>,
+    /// What an arch's prepare step appends to KBUILD_CFLAGS after prepare0 (so the C flags
+    /// make recorded then lack it); `{asm_offset:X}` is X from asm-offsets.h.
+    #[serde(default)]
+    pub c_flags_prepare: Vec<Gated<Vec<String>>>,
     /// Files of `rust/` made by the kernel's C compiler, in order.
     #[serde(rename = "c_run", default)]
     pub c_runs: Vec<CRun>,
