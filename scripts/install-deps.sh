@@ -145,6 +145,6 @@ export RKBUILD_TEST_RUSTC_NIGHTLY=$(rustup which --toolchain nightly rustc)
 export RKBUILD_TEST_LINUX_73=$K73
 export RKBUILD_TEST_RUST_ANALYZER=$RA
 export RKBUILD_WRAP_612_PLAIN=$CACHE/wrap-612-plain
-export RKBUILD_REF_73=$CACHE/ref-7.3-x86_64
+export RKBUILD_REF_DIR=$CACHE
 ENV
 log "environment in $CACHE/env.sh"

@@ -1,12 +1,16 @@
-//! The real thing for the newest kernel: Debian's Linux 7.3 tree, x86_64 defconfig + Rust +
-//! samples (the shared oracle's configuration), rustc 1.95, clang/bindgen for LLVM 22.
+//! The real thing for the newest kernel: Debian's Linux 7.3 tree with rustc 1.95 and
+//! clang/bindgen for LLVM 22 (`LLVM=-22`): x86_64 defconfig + Rust + samples (the shared
+//! oracle's configuration), and arm64 defconfig + the same options (clang cross-compiles; no
+//! GCC is involved).
 //!
 //! `rkbuild build` on a fresh object tree (it runs the kernel's make only for the C side) is
 //! compared with the kernel's own `make prepare samples/rust/ rust/exports.o` of the same
 //! configuration: every command rkbuild ran equals the one make recorded in its `.cmd` file,
-//! and every object is the same. The make-built reference tree is cached by its inputs
-//! (`RKBUILD_REF_73`, default /var/cache/rkbuild-ci/ref-7.3-x86_64): make runs again only when
-//! the recipe, the tools or the configuration change.
+//! and every object is the same (arm64's defconfig has debug info, whose compile folder differs
+//! between two object trees: there the objects are compared without it). Each make-built
+//! reference tree is cached by its inputs (`ref-7.3-<arch>` in `RKBUILD_REF_DIR`, default
+//! /var/cache/rkbuild-ci): make runs again only when the recipe, the tools or the configuration
+//! change.
 
 mod common;
 
@@ -17,7 +21,23 @@ use std::time::Instant;
 
 /// Bumped when the recipe below changes.
 const RECIPE: &str =
-    "rkbuild-ref-73 v1: oracle config; olddefconfig; -j2 prepare samples/rust/ rust/exports.o";
+    "rkbuild-ref-73 v2: config; olddefconfig; -j2 prepare samples/rust/ rust/exports.o";
+
+/// The options the oracle's configuration adds to `defconfig`.
+const RUST_SAMPLES: &[&str] = &[
+    "--enable",
+    "RUST",
+    "--disable",
+    "MODVERSIONS",
+    "--enable",
+    "SAMPLES",
+    "--enable",
+    "SAMPLES_RUST",
+    "--module",
+    "SAMPLE_RUST_MINIMAL",
+    "--enable",
+    "SAMPLE_RUST_PRINT",
+];
 
 struct Env {
     src: PathBuf,
@@ -43,11 +63,12 @@ impl Env {
         self.rustc_dir.join("rustc")
     }
 
-    fn make(&self, o: &Path) -> Command {
+    fn make(&self, o: &Path, arch: &str) -> Command {
         let mut c = Command::new("make");
         c.arg("-C")
             .arg(&self.src)
             .arg(format!("O={}", o.display()))
+            .arg(format!("ARCH={arch}"))
             .arg("LLVM=-22")
             .arg(format!("RUSTC={}", self.rustc().display()))
             .arg(format!(
@@ -101,12 +122,35 @@ fn run(mut c: Command, what: &str) {
     eprintln!("  {what}: {:.1} s", t.elapsed().as_secs_f64());
 }
 
-/// The kernel's own build of the oracle's configuration, reused while its stamp matches.
-fn reference(env: &Env, config: &str) -> PathBuf {
-    let dir = std::env::var_os("RKBUILD_REF_73")
+/// arm64 defconfig with the oracle's Rust options, as the kernel's make writes it.
+fn arm64_config(env: &Env) -> String {
+    let d = tempfile::tempdir().unwrap();
+    let mut c = env.make(d.path(), "arm64");
+    c.arg("defconfig");
+    run(c, "make ARCH=arm64 defconfig");
+    let mut c = Command::new(env.src.join("scripts/config"));
+    c.arg("--file")
+        .arg(d.path().join(".config"))
+        .args(RUST_SAMPLES);
+    run(c, "scripts/config");
+    let mut c = env.make(d.path(), "arm64");
+    c.arg("olddefconfig");
+    run(c, "make ARCH=arm64 olddefconfig");
+    let text = common::read(&d.path().join(".config"));
+    assert!(
+        text.contains("\nCONFIG_RUST=y\n"),
+        "CONFIG_RUST did not stick for arm64"
+    );
+    text
+}
+
+/// The kernel's own build of `config`, reused while its stamp matches.
+fn reference(env: &Env, arch: &str, config: &str) -> PathBuf {
+    let base = std::env::var_os("RKBUILD_REF_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/var/cache/rkbuild-ci/ref-7.3-x86_64"));
-    let stamp = env.stamp(config);
+        .unwrap_or_else(|| PathBuf::from("/var/cache/rkbuild-ci"));
+    let dir = base.join(format!("ref-7.3-{arch}"));
+    let stamp = format!("{arch}\n{}", env.stamp(config));
     let stamp_file = dir.join(".rkbuild-ref-stamp");
     if std::fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str()) {
         return dir;
@@ -114,10 +158,10 @@ fn reference(env: &Env, config: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(".config"), config).unwrap();
-    let mut c = env.make(&dir);
+    let mut c = env.make(&dir, arch);
     c.arg("olddefconfig");
     run(c, "make olddefconfig (reference)");
-    let mut c = env.make(&dir);
+    let mut c = env.make(&dir, arch);
     c.args(["-j2", "prepare", "samples/rust/", "rust/exports.o"]);
     run(
         c,
@@ -172,16 +216,44 @@ fn defined(path: &Path) -> BTreeSet<String> {
         .collect()
 }
 
+/// The object without its debug info (which names the object tree it was compiled in).
+fn without_debug(path: &Path) -> Vec<u8> {
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let o = Command::new("llvm-objcopy-22")
+        .arg("--strip-debug")
+        .arg(path)
+        .arg(out.path())
+        .output()
+        .expect("llvm-objcopy-22 (Debian llvm-22) is needed");
+    assert!(
+        o.status.success(),
+        "llvm-objcopy-22 --strip-debug {}",
+        path.display()
+    );
+    std::fs::read(out.path()).unwrap()
+}
+
 #[test]
 fn linux_7_3_x86_64_rkbuild_equals_make() {
     let env = Env::get();
     let config = common::read(&common::oracle("linux-7.3/x86_64-defconfig-rust/config"));
-    let refdir = reference(&env, &config);
+    check(&env, "x86", &config);
+}
+
+#[test]
+fn linux_7_3_arm64_rkbuild_equals_make() {
+    let env = Env::get();
+    let config = arm64_config(&env);
+    check(&env, "arm64", &config);
+}
+
+fn check(env: &Env, arch: &str, config: &str) {
+    let refdir = reference(env, arch, config);
     let obj = tempfile::tempdir().unwrap();
-    std::fs::write(obj.path().join(".config"), &config).unwrap();
+    std::fs::write(obj.path().join(".config"), config).unwrap();
     let src = env.src.display().to_string();
     let o = obj.path().display().to_string();
-    rkbuild(&env, &["build", "-S", &src, "-O", &o, "-j2"]);
+    rkbuild(env, &["build", "-S", &src, "-O", &o, "-j2"]);
 
     // Everything of the 7.3 layout was made.
     let made = [
@@ -221,8 +293,9 @@ fn linux_7_3_x86_64_rkbuild_equals_make() {
         assert!(obj.path().join(f).is_file(), "rkbuild did not make {f}");
     }
 
-    // The objects: the same defined symbols as make's; core.o, the generated sources and
-    // headers byte for byte.
+    // The objects: the same defined symbols as make's and the same bytes (without the debug
+    // info, which names the object tree); the generated sources and headers byte for byte.
+    let debug = config.contains("\nCONFIG_DEBUG_INFO=y\n");
     let mut identical = 0;
     for f in made
         .iter()
@@ -234,21 +307,28 @@ fn linux_7_3_x86_64_rkbuild_equals_make() {
             defined(&b),
             "{f}: defined symbols differ from make's"
         );
-        if std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap() {
-            identical += 1;
-        }
+        let same = if debug {
+            without_debug(&a) == without_debug(&b)
+        } else {
+            std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap()
+        };
+        assert!(same, "{f} differs from make's");
+        identical += 1;
     }
-    for f in std::iter::once(&"rust/core.o").chain(&generated) {
+    for f in &generated {
         assert!(
             std::fs::read(refdir.join(f)).unwrap() == std::fs::read(obj.path().join(f)).unwrap(),
             "{f} differs from make's"
         );
     }
-    eprintln!("  {identical} of the objects byte-identical to make's");
+    eprintln!(
+        "  {arch}: {identical} objects identical to make's{}",
+        if debug { " (debug info aside)" } else { "" }
+    );
 
     // The commands: every step rkbuild ran equals what make recorded in its `.cmd` file.
     let plan = rkbuild(
-        &env,
+        env,
         &["plan", "--message-format", "json", "-S", &src, "-O", &o],
     );
     let v: serde_json::Value = serde_json::from_str(plan.lines().last().unwrap()).unwrap();
@@ -326,7 +406,7 @@ fn linux_7_3_x86_64_rkbuild_equals_make() {
         }
         compared += 1;
     }
-    eprintln!("  {compared} commands equal to make's");
-    // 3 host rlibs, 3 proc macros, 9 crates, 3 bindgen runs, 5 C files, 4 samples.
-    assert!(compared >= 27, "only {compared} commands compared");
+    eprintln!("  {arch}: {compared} commands equal to make's");
+    // 3 host rlibs, 3 proc macros, 9 crates, 3 bindgen runs, 5 C files, the samples.
+    assert!(compared >= 25, "only {compared} commands compared");
 }
