@@ -6,7 +6,7 @@
 //! (the last wins: that is how `KRUSTFLAGS` overrides everything) but matters to anyone
 //! comparing command lines, so we keep it exactly:
 //!
-//! The sections of `KBUILD_RUSTFLAGS` ([`SECTIONS`]) are defined here; which of them a kernel
+//! The sections of `KBUILD_RUSTFLAGS` (named in [`crate::layout::FLAG_SECTIONS`]) are defined here; which of them a kernel
 //! has, in which order, and the words of its lists (`rust_common_flags`, the base) come from
 //! its layout description (`[flags]` in `templates/kbuild/<vintage>.toml`).
 //!
@@ -143,24 +143,6 @@ impl Ctx<'_> {
 
 const COMMON_WHY: &str = "rust_common_flags (top Makefile)";
 const BASE_WHY: &str = "KBUILD_RUSTFLAGS base (top Makefile)";
-
-/// The named sections of `KBUILD_RUSTFLAGS` a layout may list in `flags.sequence`.
-pub const SECTIONS: &[&str] = &[
-    "common",
-    "base",
-    "common-per-version",
-    "arch",
-    "opt-level",
-    "debug-assertions",
-    "overflow-checks",
-    "werror",
-    "frame-pointer",
-    "shadow-call-stack",
-    "cfi",
-    "remap-path-prefix",
-    "debuginfo",
-    "krustflags",
-];
 
 /// `rust_common_flags`: lints and language flags shared by kernel crates and host programs.
 pub fn rust_common_flags(ctx: &Ctx) -> Vec<Flag> {

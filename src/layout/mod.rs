@@ -396,6 +396,25 @@ pub enum LayoutError {
 /// Where a configuration's symbols come from, and whether one is set.
 pub type Symbols<'a> = (&'a str, &'a dyn Fn(&str) -> bool);
 
+/// The named sections of `KBUILD_RUSTFLAGS` a layout may list in `flags.sequence` (each one
+/// is defined in `flags`).
+pub const FLAG_SECTIONS: &[&str] = &[
+    "common",
+    "base",
+    "common-per-version",
+    "arch",
+    "opt-level",
+    "debug-assertions",
+    "overflow-checks",
+    "werror",
+    "frame-pointer",
+    "shadow-call-stack",
+    "cfi",
+    "remap-path-prefix",
+    "debuginfo",
+    "krustflags",
+];
+
 /// A settled vintage and how it was settled.
 #[derive(Clone, Debug)]
 pub struct Resolved {
@@ -626,7 +645,7 @@ impl Layout {
             &["always", "only-true"],
         )?;
         for s in &self.flags.sequence {
-            one_of("a flags.sequence entry", s, crate::flags::SECTIONS)?;
+            one_of("a flags.sequence entry", s, FLAG_SECTIONS)?;
         }
         let mut templates = vec![
             ("library", &self.library),
