@@ -356,3 +356,38 @@ fn a_typo_in_a_kbuild_makefile_is_shown_with_its_line() {
     assert!(err.contains("unbalanced `$(`"), "{err}");
     assert!(err.contains("fix:"), "{err}");
 }
+
+/// `rkbuild plan` compiles nothing and runs no make: it writes exactly what `rkbuild config`
+/// writes (the inputs the printed commands name) and its tool cache, nothing else.
+#[test]
+fn plan_writes_only_what_config_writes() {
+    let obj = tempfile::tempdir().unwrap();
+    let src = common::minikernel();
+    let config = src.join("configs/x86_64.config");
+    plan_json(&src, obj.path(), &config, &[]);
+    let mut written = vec![];
+    let mut stack = vec![obj.path().to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                written.push(p.strip_prefix(obj.path()).unwrap().display().to_string());
+            }
+        }
+    }
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            ".rkbuild-tools.json",
+            "include/generated/rustc_cfg",
+            "include/generated/rustc_flags",
+            "include/generated/rustc_flags_kernel",
+            "include/generated/rustc_flags_module",
+            "rkbuild.mk",
+            "scripts/target.json",
+        ]
+    );
+}
