@@ -1,7 +1,7 @@
 //! The real thing for the newest kernel: Debian's Linux 7.3 tree with rustc 1.95 and
 //! clang/bindgen for LLVM 22 (`LLVM=-22`): x86_64 defconfig + Rust + samples (the shared
-//! oracle's configuration), and arm64 defconfig + the same options (clang cross-compiles; no
-//! GCC is involved).
+//! oracle's configuration), and the arm64 and riscv defconfigs + the same options (clang
+//! cross-compiles; no GCC is involved).
 //!
 //! `rkbuild build` on a fresh object tree (it runs the kernel's make only for the C side) is
 //! compared with the kernel's own `make prepare samples/rust/ rust/exports.o` of the same
@@ -122,24 +122,24 @@ fn run(mut c: Command, what: &str) {
     eprintln!("  {what}: {:.1} s", t.elapsed().as_secs_f64());
 }
 
-/// arm64 defconfig with the oracle's Rust options, as the kernel's make writes it.
-fn arm64_config(env: &Env) -> String {
+/// An arch's defconfig with the oracle's Rust options, as the kernel's make writes it.
+fn defconfig_with_rust(env: &Env, arch: &str) -> String {
     let d = tempfile::tempdir().unwrap();
-    let mut c = env.make(d.path(), "arm64");
+    let mut c = env.make(d.path(), arch);
     c.arg("defconfig");
-    run(c, "make ARCH=arm64 defconfig");
+    run(c, &format!("make ARCH={arch} defconfig"));
     let mut c = Command::new(env.src.join("scripts/config"));
     c.arg("--file")
         .arg(d.path().join(".config"))
         .args(RUST_SAMPLES);
     run(c, "scripts/config");
-    let mut c = env.make(d.path(), "arm64");
+    let mut c = env.make(d.path(), arch);
     c.arg("olddefconfig");
-    run(c, "make ARCH=arm64 olddefconfig");
+    run(c, &format!("make ARCH={arch} olddefconfig"));
     let text = common::read(&d.path().join(".config"));
     assert!(
         text.contains("\nCONFIG_RUST=y\n"),
-        "CONFIG_RUST did not stick for arm64"
+        "CONFIG_RUST did not stick for {arch}"
     );
     text
 }
@@ -243,8 +243,16 @@ fn linux_7_3_x86_64_rkbuild_equals_make() {
 #[test]
 fn linux_7_3_arm64_rkbuild_equals_make() {
     let env = Env::get();
-    let config = arm64_config(&env);
+    let config = defconfig_with_rust(&env, "arm64");
     check(&env, "arm64", &config);
+}
+
+/// riscv64 (Rust needs Clang there: `LLVM=-22`).
+#[test]
+fn linux_7_3_riscv_rkbuild_equals_make() {
+    let env = Env::get();
+    let config = defconfig_with_rust(&env, "riscv");
+    check(&env, "riscv", &config);
 }
 
 fn check(env: &Env, arch: &str, config: &str) {
