@@ -302,8 +302,10 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
     })
 }
 
-fn find_objcopy(make: &MakeVars) -> anyhow::Result<PathBuf> {
-    if make.objcopy.is_some() || make.llvm.is_some() {
+fn find_objcopy(make: &MakeVars, kernel_tree: bool) -> anyhow::Result<PathBuf> {
+    // A kernel tree gets the objcopy its Makefile names (GNU objcopy without LLVM=); a tree
+    // without Kbuild (the example) takes whichever llvm-objcopy is there.
+    if kernel_tree || make.objcopy.is_some() || make.llvm.is_some() {
         // Named as the kernel's Makefile names it (`LLVM=-22` → llvm-objcopy-22).
         let name = kbuild_tools(make).objcopy;
         return toolchain::resolve(&name, "objcopy", Some("OBJCOPY"), FIX_OBJCOPY)
@@ -520,7 +522,11 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
             || Ok(toolchain::rustc_option(&rustc_path, "--remap-path-scope=macro").to_string()),
         )? == "true";
     let make_vars = MakeVars::from_env();
-    let objcopy = find_objcopy(&make_vars)?;
+    let kernel_tree = topts
+        .srctree
+        .as_deref()
+        .is_some_and(|s| is_kernel_tree(&canonical(s)));
+    let objcopy = find_objcopy(&make_vars, kernel_tree)?;
     // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
     // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
     let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
@@ -591,6 +597,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         bindgen_c_flags: cflags.flags.clone(),
         // rust/'s C files only with the kernel's own C flags, as make recorded them.
         cc: cflags.recorded.then(|| kbuild_tools(&make_vars).cc),
+        bindgen_target: bindgen_target(tree.arch).to_string(),
         tools: tool_ids,
     };
     let plan = plan::make(&inputs, opts.clippy)?;

@@ -64,6 +64,9 @@ pub struct Layout {
     /// make recorded then lack it); `{asm_offset:X}` is X from asm-offsets.h.
     #[serde(default)]
     pub c_flags_prepare: Vec<Gated<Vec<String>>>,
+    /// What scripts/Makefile.lib adds to the C flags of every kernel object (UBSAN …), in order.
+    #[serde(default)]
+    pub kernel_object_c_flags: Vec<Gated<Vec<String>>>,
     /// Files of `rust/` made by the kernel's C compiler, in order.
     #[serde(rename = "c_run", default)]
     pub c_runs: Vec<CRun>,
@@ -209,6 +212,13 @@ pub struct DriverDesc {
 #[serde(deny_unknown_fields)]
 pub struct BindgenDesc {
     pub args: Vec<String>,
+    /// `bindgen_skip_c_flags`: GCC flags libclang does not take, removed from `c_flags` in
+    /// GCC builds (make's `filter-out`: `%` matches any run of characters).
+    #[serde(default)]
+    pub gcc_skip_c_flags: Vec<String>,
+    /// `bindgen_extra_c_flags` of GCC builds (`{bindgen_target}` is the arch's clang target).
+    #[serde(default)]
+    pub gcc_extra_c_flags: Vec<String>,
 }
 
 /// One generated source and the bindgen run that makes it.
@@ -264,6 +274,10 @@ pub struct CRun {
     /// `CFLAGS_REMOVE_<obj>`.
     #[serde(default)]
     pub remove_flags: Vec<String>,
+    /// A kernel object (`obj-y`): it gets the per-object sanitizer and profiling flags of
+    /// Makefile.lib ([`Layout::kernel_object_c_flags`]).
+    #[serde(default)]
+    pub kernel_object: bool,
     /// The output is the compiler's standard output, kept after the `// Cut here.` line.
     #[serde(default)]
     pub stdout_cut: bool,

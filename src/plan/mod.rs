@@ -224,6 +224,8 @@ pub struct Inputs<'a> {
     pub hostldflags: String,
     /// The kernel's C flags for bindgen, already adjusted (see `commands::build`).
     pub bindgen_c_flags: Vec<String>,
+    /// bindgen's clang target for the arch (`BINDGEN_TARGET_$(SRCARCH)`).
+    pub bindgen_target: String,
     /// The kernel's C compiler, and whether `bindgen_c_flags` are the kernel's own (recorded
     /// by make): only then are `rust/`'s C files compiled.
     pub cc: Option<String>,
@@ -392,6 +394,7 @@ mod tests {
             hostldflags: " ".into(),
             bindgen_c_flags: vec!["-D__KERNEL__".into()],
             cc: None,
+            bindgen_target: "x86_64-linux-gnu".into(),
             tools: BTreeMap::new(),
         }
     }

@@ -22,7 +22,8 @@ pub(super) fn base_vars(inp: &Inputs) -> Vars {
         .set("lib_src", inp.lib_src.clone())
         .set("hostcc", inp.hostcc.clone())
         .set("hostldflags", inp.hostldflags.clone())
-        .set("features", ctx.vintage.driver.features.clone());
+        .set("features", ctx.vintage.driver.features.clone())
+        .set("bindgen_target", inp.bindgen_target.clone());
     v
 }
 
@@ -181,6 +182,45 @@ fn read_parameters(inp: &Inputs, rel: &str) -> anyhow::Result<Vec<String>> {
     super::bindgen_parameters(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
 }
 
+/// make's `filter-out` pattern: `%` stands for any run of characters (once).
+fn make_pattern_matches(pat: &str, w: &str) -> bool {
+    match pat.split_once('%') {
+        Some((pre, suf)) => {
+            w.len() >= pre.len() + suf.len() && w.starts_with(pre) && w.ends_with(suf)
+        }
+        None => pat == w,
+    }
+}
+
+/// `bindgen_c_flags`: the kernel's `c_flags` as they are for Clang builds; for GCC builds
+/// without the flags libclang does not take, and `-w --target=…` after the per-object ones
+/// (returned second, for the template's `{gcc_extra_c_flags}`).
+fn bindgen_c_flags(inp: &Inputs, base: &Vars) -> Result<(Vec<String>, Vec<String>), PlanError> {
+    let b = &inp.ctx.vintage.bindgen;
+    let pending = inp
+        .bindgen_c_flags
+        .first()
+        .is_some_and(|f| f.starts_with('<'));
+    if !inp.ctx.on("CC_IS_GCC") || pending {
+        return Ok((inp.bindgen_c_flags.clone(), vec![]));
+    }
+    let kept: Vec<String> = inp
+        .bindgen_c_flags
+        .iter()
+        .filter(|f| {
+            !b.gcc_skip_c_flags
+                .iter()
+                .any(|p| make_pattern_matches(p, f))
+        })
+        .cloned()
+        .collect();
+    let mut extra = vec![];
+    for w in &b.gcc_extra_c_flags {
+        extra.push(fill(base, w, "bindgen")?);
+    }
+    Ok((kept, extra))
+}
+
 fn bindgen_step(inp: &Inputs, r: &BindgenRun, base: &Vars) -> anyhow::Result<Step> {
     let ctx = inp.ctx;
     let mut target_flags = vec![];
@@ -190,6 +230,10 @@ fn bindgen_step(inp: &Inputs, r: &BindgenRun, base: &Vars) -> anyhow::Result<Ste
         inputs.push(format!("{}/{p}", ctx.srctree));
     }
     target_flags.extend(r.flags.iter().cloned());
+    let (c_flags, gcc_extra) = bindgen_c_flags(inp, base)?;
+    let mut base = base.clone();
+    base.list("gcc_extra_c_flags", gcc_extra);
+    let base = &base;
     let cflags = r
         .cflags
         .iter()
@@ -200,7 +244,7 @@ fn bindgen_step(inp: &Inputs, r: &BindgenRun, base: &Vars) -> anyhow::Result<Ste
         output: &r.output,
         depfile: r.depfile.clone(),
         target_flags,
-        c_flags: inp.bindgen_c_flags.clone(),
+        c_flags: c_flags.clone(),
         target_cflags: cflags,
     };
     let args = flags::args(
@@ -270,6 +314,37 @@ fn fill_config(ctx: &crate::flags::Ctx, w: &str) -> String {
     out
 }
 
+/// The C flags of one file of `rust/`: `CFLAGS_REMOVE_…` applied, and for kernel objects
+/// Makefile.lib's per-object sanitizer flags just before the folder's `-I`.
+fn c_object_flags(inp: &Inputs, r: &crate::layout::CRun) -> Vec<String> {
+    let ctx = inp.ctx;
+    let mut extra: Vec<String> = vec![];
+    if r.kernel_object {
+        for g in ctx
+            .vintage
+            .kernel_object_c_flags
+            .iter()
+            .filter(|g| g.when.holds(ctx))
+        {
+            extra.extend(g.value.iter().cloned());
+        }
+    }
+    let folder = format!("-I{}/rust", ctx.srctree);
+    let mut out = vec![];
+    for f in inp
+        .bindgen_c_flags
+        .iter()
+        .filter(|f| !r.remove_flags.contains(f))
+    {
+        if *f == folder {
+            out.append(&mut extra);
+        }
+        out.push(f.clone());
+    }
+    out.extend(extra);
+    out
+}
+
 /// A file of `rust/` compiled by the kernel's C compiler.
 fn c_step(inp: &Inputs, cc: &str, r: &crate::layout::CRun, base: &Vars) -> anyhow::Result<Step> {
     let file = r.output.rsplit('/').next().unwrap_or(&r.output);
@@ -279,14 +354,7 @@ fn c_step(inp: &Inputs, cc: &str, r: &crate::layout::CRun, base: &Vars) -> anyho
     v.set("input", input.clone())
         .set("output", r.output.clone())
         .set("out_stem", out_stem)
-        .list(
-            "c_flags",
-            inp.bindgen_c_flags
-                .iter()
-                .filter(|f| !r.remove_flags.contains(f))
-                .cloned()
-                .collect(),
-        )
+        .list("c_flags", c_object_flags(inp, r))
         .list("depfile_flag", vec![format!("-Wp,-MMD,{}", r.depfile)]);
     let args = crate::layout::expand(&r.args, &v)
         .map_err(|e| PlanError::Unsupported(format!("c_run `{}`: {e}", r.output)))?;
