@@ -114,6 +114,21 @@ if [ ! -f "$K73/Makefile" ]; then
 fi
 log "linux $(make -s -C "$K73" kernelversion 2>/dev/null) at $K73"
 
+# 6b. Debian's own 7.3 configuration (linux-config-7.3, same suite): a distribution kernel built
+#     with GCC and Rust, for the tests that compare rkbuild with make on a real distro config.
+DEBCFG="$CACHE/linux-config-7.3/config.amd64_none_amd64"
+if [ ! -f "$DEBCFG" ]; then
+  log "linux-config-7.3 (trixie-backports)"
+  trixie_apt update -qq
+  tmp="$CACHE/dl-config-7.3"; rm -rf "$tmp"; mkdir -p "$tmp"
+  (cd "$tmp" && trixie_apt download linux-config-7.3 >/dev/null)
+  dpkg-deb -x "$tmp"/linux-config-7.3_*.deb "$tmp/x"
+  mkdir -p "$CACHE/linux-config-7.3"
+  xz -dc "$tmp"/x/usr/src/linux-config-7.3/config.amd64_none_amd64.xz > "$DEBCFG.tmp" && mv "$DEBCFG.tmp" "$DEBCFG"
+  rm -rf "$tmp"
+fi
+log "Debian's 7.3 amd64 config at $DEBCFG"
+
 # 7. rust-analyzer, the real consumer of `rkbuild analyzer`'s rust-project.json: built from crates.io with the
 #    nightly here (it does not compile with 1.95; Debian's package needs a newer glibc). About 17 CPU-minutes,
 #    so it is cached in $CACHE/rust-analyzer and rebuilt only when missing.
@@ -146,5 +161,6 @@ export RKBUILD_TEST_LINUX_73=$K73
 export RKBUILD_TEST_RUST_ANALYZER=$RA
 export RKBUILD_WRAP_612_PLAIN=$CACHE/wrap-612-plain
 export RKBUILD_REF_DIR=$CACHE
+export RKBUILD_TEST_DEBIAN_73_CONFIG=$DEBCFG
 ENV
 log "environment in $CACHE/env.sh"
