@@ -21,6 +21,7 @@ pub mod flags;
 pub mod fsutil;
 pub mod kconfig;
 pub mod layout;
+pub mod mapping;
 pub mod output;
 pub mod plan;
 pub mod process;
