@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
+use crate::analyzer;
 use crate::output::Out;
-use crate::wrapper::{project, record};
+use crate::wrapper::record;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum LogCmd {
@@ -163,7 +164,7 @@ pub fn project_from_log(
     out: Out,
 ) -> anyhow::Result<()> {
     let lib = rust_lib_src.or_else(|| std::env::var_os("RUST_LIB_SRC").map(PathBuf::from));
-    let r = project::from_log(file, lib.as_deref())?;
+    let r = analyzer::log::from_log(file, lib.as_deref())?;
     for w in &r.warnings {
         out.warn(&format!("{}: {w}", file.display()));
     }
