@@ -21,6 +21,7 @@ pub mod flags;
 pub mod fsutil;
 pub mod kconfig;
 pub mod layout;
+pub mod makefile;
 pub mod mapping;
 pub mod output;
 pub mod plan;
