@@ -3,8 +3,9 @@
 //! Kbuild's makefiles say which objects a tree builds (`obj-$(CONFIG_FOO) += foo.o`), and the
 //! kernel's `rust/Makefile` says each crate's cfgs (`core-cfgs`, `core-edition`). Both are read
 //! here, one way: logical lines and how they split (`lines`), variables and their expansion
-//! with make's functions (`expand`), conditionals (`cond`), and whole files with their
-//! includes and `define` blocks (`read`). It only reads files, so every stage may use it.
+//! (`expand`) with make's functions on words (`words`), conditionals (`cond`), and whole files
+//! with their includes and `define` blocks (`read`). It only reads files, so every stage may
+//! use it.
 //!
 //! Out of scope: running make. Rules and their recipes are skipped, and macros, `$(eval …)` and
 //! `$(shell …)` are not run. What the reader cannot know (a variable set outside the makefile,
@@ -18,6 +19,7 @@ mod expand;
 mod known;
 mod lines;
 mod read;
+mod words;
 
 pub use expand::{Scope, Word};
 pub use known::{glob, show, Around, UNKNOWN};
