@@ -11,11 +11,11 @@
 //! (`ifdef CONFIG_X`, `ifeq ($(CONFIG_X),y)`); a condition on something set outside the makefile
 //! (`ifeq ($(ARCH),x86)`) reads both branches. Macros (`define`) are not run. What cannot be
 //! expanded (a variable set outside the makefile, `$(shell …)`, a macro's arguments) is checked
-//! instead ([`hidden`]): if it could stand for a Rust source that no list names, the walk stops
+//! instead (`hidden`): if it could stand for a Rust source that no list names, the walk stops
 //! with an error naming the line. A Rust driver is never dropped silently.
 //!
-//! The walk ([`walker`]) goes folder by folder; each object of a list is a single-file driver
-//! or a composite ([`composite`]).
+//! The walk (`walker`) goes folder by folder; each object of a list is a single-file driver
+//! or a composite (`composite`).
 
 pub mod around;
 mod composite;
