@@ -21,6 +21,8 @@ pub mod flags;
 pub mod fsutil;
 pub mod kconfig;
 pub mod layout;
+pub mod makefile;
+pub mod mapping;
 pub mod output;
 pub mod plan;
 pub mod process;

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use rkbuild::commands::{self, doctor, TreeOpts};
-use rkbuild::output::{self, MessageFormat, Out};
+use rkbuild::output::{self, Message, MessageFormat, Out};
 use rkbuild::toolchain::ToolNames;
 
 #[derive(Parser)]
@@ -293,7 +293,7 @@ fn main() -> ExitCode {
     match run(cli.command, out) {
         Ok(code) => code,
         Err(e) => {
-            output::print_error(&e, out.format);
+            out.say(Message::error(&e));
             ExitCode::from(2)
         }
     }
@@ -308,7 +308,7 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
         } => {
             let report = commands::config::run_styled(&tree.into(), target_style.as_deref())?;
             for w in &report.warnings {
-                out.warn(w);
+                out.say(Message::Warning { text: w, at: None });
             }
             if out.json() {
                 out.message(&serde_json::json!({"reason": "config", "report": report}));
@@ -318,10 +318,16 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                 match f.status {
                     rkbuild::fsutil::WriteOutcome::Unchanged => {
                         if out.verbose {
-                            out.status("SKIP", &format!("{} (unchanged)", f.path.display()))
+                            out.say(Message::Status {
+                                tag: "SKIP",
+                                subject: &format!("{} (unchanged)", f.path.display()),
+                            })
                         }
                     }
-                    _ => out.status("UPD", &f.path.display().to_string()),
+                    _ => out.say(Message::Status {
+                        tag: "UPD",
+                        subject: &f.path.display().to_string(),
+                    }),
                 }
             }
             if explain {
@@ -424,15 +430,13 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             let mut opts = build.opts(tree);
             opts.prepare_c = true;
             let summary = commands::build::run(&opts, out)?;
-            if out.json() {
-                out.message(&serde_json::json!({
-                    "reason": "build-finished", "built": summary.built, "fresh": summary.fresh,
-                    "wall_ms": summary.wall_ms, "sum_ms": summary.sum_ms,
-                    "critical_path_ms": summary.critical_path_ms,
-                }));
-            } else if summary.built == 0 && !out.quiet {
-                println!("  nothing to do ({} steps up to date)", summary.fresh);
-            }
+            out.say(Message::Finished {
+                built: summary.built,
+                fresh: summary.fresh,
+                wall_ms: summary.wall_ms,
+                sum_ms: summary.sum_ms,
+                critical_path_ms: summary.critical_path_ms,
+            });
             Ok(ExitCode::SUCCESS)
         }
         Command::Plan { tree, build } => {
@@ -473,7 +477,10 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             });
             let lib = tree.rust_lib_src.clone();
             commands::log::project_from_log(&log, Some(&output), lib, out)?;
-            out.status("GEN", &output.display().to_string());
+            out.say(Message::Status {
+                tag: "GEN",
+                subject: &output.display().to_string(),
+            });
             Ok(ExitCode::SUCCESS)
         }
         Command::Analyzer {

@@ -3,14 +3,17 @@
 //! The crates under `rust/`, their order and dependencies are fixed facts of each vintage (the
 //! script hard-codes them too). What varies with the tree and toolchain is read, not assumed:
 //! per-crate cfgs and envs come from the `<crate>-cfgs` / `<crate>-envs` variables of the tree's
-//! `rust/Makefile` (evaluated for the detected rustc, e.g. proc_macro2's span cfgs from 1.88),
-//! the sysroot crates' edition from its `core-edition`, the proc-macro file names from rustc.
+//! `rust/Makefile` (read by [`crate::makefile`] as Kbuild reads it, for the detected rustc, e.g.
+//! proc_macro2's span cfgs from 1.88), the sysroot crates' edition from its `core-edition`, the
+//! proc-macro file names from rustc.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::discover::FoundCrate;
 use super::graph::{CrateGraph, CrateSpec, ProcMacroKey, Role};
+use crate::makefile::{Includes, Loc, Reader, Scope, UNKNOWN};
+use crate::plan::kbuild::around::Kbuild;
 use crate::tree::Vintage;
 
 /// Gates that only ask the rustc version (the analyzer knows no configuration here).
@@ -66,37 +69,9 @@ impl KernelInputs {
         self.vintage.var("core_edition", &facts)
     }
 
-    fn var(&self, name: &str) -> Option<String> {
-        make_var(&self.rust_makefile, name, self.rustc_version)
-    }
-
-    /// `<crate>-cfgs` of rust/Makefile, split as the script splits `--cfgs` values.
-    fn crate_cfgs(&self, krate: &str) -> Vec<String> {
-        self.var(&format!("{krate}-cfgs"))
-            .map(|v| {
-                v.replace("--cfg", "")
-                    .split_whitespace()
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    fn crate_env(&self, krate: &str) -> BTreeMap<String, String> {
-        let mut env = BTreeMap::from([("RUST_MODFILE".to_string(), RUST_MODFILE.to_string())]);
-        if let Some(v) = self.var(&format!("{krate}-envs")) {
-            for w in v.split_whitespace() {
-                if let Some((k, v)) = w.split_once('=') {
-                    env.insert(k.to_string(), v.to_string());
-                }
-            }
-        }
-        env
-    }
-
     /// `core-edition` (2024 from rustc 1.87 in both 6.12 and 7.3).
-    fn core_edition(&self) -> String {
-        self.var("core-edition")
+    fn core_edition(&self, mk: &RustMakefile) -> String {
+        mk.var("core-edition")
             .map(|v| v.trim().to_string())
             .filter(|v| !v.is_empty())
             .or_else(|| self.layout_core_edition())
@@ -132,6 +107,7 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
     let v = inp.vintage;
     let a = &v.analyzer;
     let edition = a.edition.as_str();
+    let mk = RustMakefile::read(&inp.rust_makefile, inp.rustc_version);
     let mut crates = vec![];
     let spec = |name: &str, root: PathBuf, deps: &[&str], role: Role| CrateSpec {
         name: name.to_string(),
@@ -148,7 +124,7 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
     };
     // Sysroot crates: sources of truth are the library's Cargo.toml files (the script's note).
     let core_edition = if a.crate_cfgs_from_makefile {
-        inp.core_edition()
+        inp.core_edition(&mk)
     } else {
         edition.to_string()
     };
@@ -162,8 +138,8 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
         s.workspace_member = false;
         s.edition = core_edition.clone();
         if a.crate_cfgs_from_makefile {
-            s.cfg = inp.crate_cfgs(name);
-            s.env = inp.crate_env(name);
+            s.cfg = mk.crate_cfgs(name);
+            s.env = mk.crate_env(name);
         }
         crates.push(s);
     }
@@ -172,8 +148,8 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
         let deps: Vec<&str> = f.deps.iter().map(String::as_str).collect();
         let mut s = spec(&f.name, inp.srctree.join(&f.root), &deps, Role::Kernel);
         if a.crate_cfgs_from_makefile {
-            s.cfg = inp.crate_cfgs(&f.name);
-            s.env = inp.crate_env(&f.name);
+            s.cfg = mk.crate_cfgs(&f.name);
+            s.env = mk.crate_env(&f.name);
         }
         if let Some(e) = &f.edition {
             s.edition = e.clone();
@@ -198,8 +174,8 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
     if a.host_programs {
         for (name, path) in &inp.host_programs {
             let mut s = spec(name, path.clone(), &["std"], Role::Host);
-            s.cfg = inp.crate_cfgs(name);
-            s.env = inp.crate_env(name);
+            s.cfg = mk.crate_cfgs(name);
+            s.env = mk.crate_env(name);
             crates.push(s);
         }
     }
@@ -227,113 +203,62 @@ pub fn kernel_graph(inp: &KernelInputs) -> CrateGraph {
     }
 }
 
-/// The value of a make variable in `text` (`NAME :=`, `NAME =`, `NAME ?=`, with `\` line
-/// continuations), with the Kbuild functions that matter here evaluated:
-/// `$(if $(call rustc-min-version,N),A[,B])`. Other references are dropped.
-pub fn make_var(text: &str, name: &str, rustc_version: u64) -> Option<String> {
-    let mut lines = text.lines();
-    while let Some(l) = lines.next() {
-        let Some(rest) = l.strip_prefix(name) else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        let Some(value) = ["::=", ":=", "?=", "="]
-            .iter()
-            .find_map(|op| rest.strip_prefix(op))
-        else {
-            continue;
-        };
-        let mut value = value.to_string();
-        while value.trim_end().ends_with('\\') {
-            let t = value.trim_end();
-            value = format!("{} ", &t[..t.len() - 1]);
-            match lines.next() {
-                Some(next) => value.push_str(next),
-                None => break,
+/// The variables of the tree's `rust/Makefile`, read as Kbuild reads it for the detected rustc
+/// (`rustc-min-version`) and any configuration: the analyzer knows none, so a conditional on a
+/// `CONFIG_` symbol reads both ways (the cfgs sit under `ifdef CONFIG_RUST`).
+pub struct RustMakefile<'a>(Scope<'a>);
+
+impl RustMakefile<'_> {
+    /// Reads `text`. A line the reader cannot read ends the reading: what was set before it is
+    /// kept, so the crates keep the cfgs the Makefile gave them up to there.
+    pub fn read(text: &str, rustc_version: u64) -> Self {
+        let mut scope = Kbuild::any_config("rust/", rustc_version).scope();
+        let mut reader = Reader::new(Path::new(""));
+        // rust/Makefile includes nothing the cfgs depend on.
+        let skip = |_: &mut Scope, _: &str, _: &Loc| {};
+        let _partial =
+            reader.read_text(&mut scope, "rust/Makefile", text, &Includes::Instead(&skip));
+        RustMakefile(scope)
+    }
+
+    /// The value of `name`, expanded; what cannot be known (set outside the Makefile) is left
+    /// out. `None` when the Makefile does not set it.
+    pub fn var(&self, name: &str) -> Option<String> {
+        self.0.get(name).map(|v| v.replace(UNKNOWN, ""))
+    }
+
+    /// `<crate>-cfgs` of rust/Makefile, split as the script splits `--cfgs` values.
+    fn crate_cfgs(&self, krate: &str) -> Vec<String> {
+        self.var(&format!("{krate}-cfgs"))
+            .map(|v| {
+                v.replace("--cfg", "")
+                    .split_whitespace()
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn crate_env(&self, krate: &str) -> BTreeMap<String, String> {
+        let mut env = BTreeMap::from([("RUST_MODFILE".to_string(), RUST_MODFILE.to_string())]);
+        if let Some(v) = self.var(&format!("{krate}-envs")) {
+            for w in v.split_whitespace() {
+                if let Some((k, v)) = w.split_once('=') {
+                    env.insert(k.to_string(), v.to_string());
+                }
             }
         }
-        return Some(eval(&value, rustc_version));
+        env
     }
-    None
-}
-
-/// Evaluates `$(...)` references (see [`make_var`]).
-fn eval(s: &str, ver: u64) -> String {
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(i) = rest.find("$(") {
-        out.push_str(&rest[..i]);
-        let body_start = i + 2;
-        let Some(len) = matching_paren(&rest[body_start..]) else {
-            return out;
-        };
-        let body = &rest[body_start..body_start + len];
-        out.push_str(&eval_call(body, ver));
-        rest = &rest[body_start + len + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Length up to the `)` closing an already opened `$(`.
-fn matching_paren(s: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, ch) in s.char_indices() {
-        match ch {
-            '(' => depth += 1,
-            ')' if depth == 0 => return Some(i),
-            ')' => depth -= 1,
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Splits at top-level commas.
-fn split_args(s: &str) -> Vec<&str> {
-    let mut out = vec![];
-    let mut depth = 0usize;
-    let mut start = 0;
-    for (i, ch) in s.char_indices() {
-        match ch {
-            '(' => depth += 1,
-            ')' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&s[start..]);
-    out
-}
-
-fn eval_call(body: &str, ver: u64) -> String {
-    if let Some(args) = body.strip_prefix("if ") {
-        let a = split_args(args);
-        let cond = eval(a[0].trim(), ver);
-        let pick = if cond.trim().is_empty() {
-            a.get(2)
-        } else {
-            a.get(1)
-        };
-        return pick.map(|p| eval(p, ver)).unwrap_or_default();
-    }
-    if let Some(args) = body.strip_prefix("call rustc-min-version,") {
-        let want: u64 = args.trim().parse().unwrap_or(u64::MAX);
-        return if ver >= want {
-            "y".into()
-        } else {
-            String::new()
-        };
-    }
-    String::new()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn make_var(text: &str, name: &str, rustc_version: u64) -> Option<String> {
+        RustMakefile::read(text, rustc_version).var(name)
+    }
 
     const MK: &str = "core-cfgs := \\\n    no_fp_fmt_parse\n\ncore-edition := $(if $(call rustc-min-version,108700),2024,2021)\n\
 proc_macro2-cfgs := \\\n    feature=\"proc-macro\" \\\n    wrap_proc_macro \\\n    $(if $(call rustc-min-version,108800),proc_macro_span_file proc_macro_span_location)\n\

@@ -12,6 +12,8 @@
 //!   vintage (2021, 6.12, 7.3), with drivers found as Kbuild builds them and sorted.
 //! * [`plan`]: the graph of a build plan, exactly the crates `rkbuild build` compiles, with
 //!   their real cfgs (`--from-plan`).
+//! * [`log`]: the file straight from a wrapper log (`rkbuild log`): exactly the crates the
+//!   kernel's own make compiled.
 //!
 //! Out of scope: running rust-analyzer, and building what it needs at run time
 //! (`libmacros.so`, the bindgen output) — `rkbuild build` or `make prepare` does that.
@@ -19,6 +21,7 @@
 pub mod discover;
 pub mod graph;
 pub mod kernel;
+pub mod log;
 pub mod plan;
 pub mod project_json;
 

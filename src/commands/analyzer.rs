@@ -16,7 +16,7 @@ use crate::analyzer::{CrateGraph, ProcMacroKey, Role};
 use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::rustc_cfg;
 use crate::layout::Layout;
-use crate::output::Out;
+use crate::output::{Message, Out};
 use crate::process::Process;
 use crate::toolchain;
 use crate::tree::Vintage;
@@ -411,10 +411,16 @@ pub fn report(r: AnalyzerReport, out: Out) -> anyhow::Result<std::process::ExitC
         match r.status {
             WriteOutcome::Unchanged => {
                 if out.verbose {
-                    out.status("SKIP", &format!("{} (unchanged)", r.path.display()))
+                    out.say(Message::Status {
+                        tag: "SKIP",
+                        subject: &format!("{} (unchanged)", r.path.display()),
+                    })
                 }
             }
-            _ => out.status("GEN", &r.path.display().to_string()),
+            _ => out.say(Message::Status {
+                tag: "GEN",
+                subject: &r.path.display().to_string(),
+            }),
         }
         if out.verbose {
             println!(

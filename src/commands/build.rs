@@ -9,7 +9,7 @@ use anyhow::{bail, Context as _};
 use super::{canonical, config, Tree, TreeOpts};
 use crate::exec;
 use crate::layout::Facts;
-use crate::output::Out;
+use crate::output::{Message, Out};
 use crate::plan::{self, Plan};
 use crate::process::Process;
 use crate::toolchain::kbuild_names::{kbuild_tools, MakeVars};
@@ -617,7 +617,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
 pub fn run(opts: &BuildOpts, out: Out) -> anyhow::Result<exec::Summary> {
     let p = prepare(opts)?;
     for w in &p.config.warnings {
-        out.warn(w);
+        out.say(Message::Warning { text: w, at: None });
     }
     for f in &p.config.files {
         if f.status != crate::fsutil::WriteOutcome::Unchanged {
@@ -627,7 +627,10 @@ pub fn run(opts: &BuildOpts, out: Out) -> anyhow::Result<exec::Summary> {
                 .unwrap_or(&f.path)
                 .display()
                 .to_string();
-            out.status("UPD", &shown);
+            out.say(Message::Status {
+                tag: "UPD",
+                subject: &shown,
+            });
         }
     }
     let jobs = opts

@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 
-use crate::output::Out;
-use crate::wrapper::{project, record};
+use crate::analyzer;
+use crate::output::{Message, Out};
+use crate::wrapper::record;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum LogCmd {
@@ -108,7 +109,10 @@ pub fn run(cmd: LogCmd, out: Out) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             for b in &s.bad_lines {
-                out.warn(&format!("{}: skipped {b}", file.display()));
+                out.say(Message::Warning {
+                    text: &format!("{}: skipped {b}", file.display()),
+                    at: None,
+                });
             }
             println!(
                 "{} rustc calls: {} compiles, {} failed, {} through clippy-driver",
@@ -163,9 +167,12 @@ pub fn project_from_log(
     out: Out,
 ) -> anyhow::Result<()> {
     let lib = rust_lib_src.or_else(|| std::env::var_os("RUST_LIB_SRC").map(PathBuf::from));
-    let r = project::from_log(file, lib.as_deref())?;
+    let r = analyzer::log::from_log(file, lib.as_deref())?;
     for w in &r.warnings {
-        out.warn(&format!("{}: {w}", file.display()));
+        out.say(Message::Warning {
+            text: &format!("{}: {w}", file.display()),
+            at: None,
+        });
     }
     let text = r.project.render();
     match output {

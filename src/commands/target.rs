@@ -8,6 +8,7 @@ use anyhow::Context as _;
 
 use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::{DotConfig, Format};
+use crate::output::{Message, Out};
 use crate::targetspec::{self, check, TargetStyle};
 use crate::toolchain::{self, Found, RustcInfo, ToolNames};
 use crate::tree::{Arch, Vintage};
@@ -166,7 +167,7 @@ pub enum Action {
 pub fn cli(
     opts: TargetOpts,
     action: Option<Action>,
-    out: crate::output::Out,
+    out: Out,
 ) -> anyhow::Result<std::process::ExitCode> {
     use std::process::ExitCode;
     match action {
@@ -259,17 +260,21 @@ pub fn cli(
                 println!("  {}: {} ({})", n.key, n.action, n.why);
             }
             match &r.written {
-                Some((p, WriteOutcome::Unchanged)) => {
-                    out.status("SKIP", &format!("{} (already current)", p.display()))
-                }
-                Some((p, _)) => out.status("UPD", &p.display().to_string()),
+                Some((p, WriteOutcome::Unchanged)) => out.say(Message::Status {
+                    tag: "SKIP",
+                    subject: &format!("{} (already current)", p.display()),
+                }),
+                Some((p, _)) => out.say(Message::Status {
+                    tag: "UPD",
+                    subject: &p.display().to_string(),
+                }),
                 None => print!("{}", r.report.text),
             }
             if !r.report.probe.clean() {
-                eprintln!(
-                    "warning: rustc still says:\n{}",
-                    r.report.probe.stderr.trim_end()
-                );
+                out.say(Message::Warning {
+                    text: &format!("rustc still says:\n{}", r.report.probe.stderr.trim_end()),
+                    at: None,
+                });
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 
 use crate::kconfig::DotConfig;
-use crate::output::Out;
+use crate::output::{Message, Out, StepRef};
 use crate::plan::{Plan, Step, StepKind};
 use fingerprint::Fingerprint;
 
@@ -312,10 +312,14 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                 continue;
             };
             progress.clear();
-            out.status(&step.tag, &step.id);
-            if let Some(c) = &step.command {
-                out.command(&c.display());
-            }
+            let command = step.command.as_ref().map(|c| c.display());
+            out.say(Message::Started {
+                step: StepRef {
+                    id: &step.id,
+                    tag: &step.tag,
+                    command: command.as_deref(),
+                },
+            });
             starts[i] = t0.elapsed();
             reports[i] = Some(StepReport {
                 id: step.id.clone(),
@@ -351,22 +355,20 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         let report = reports[f.index].as_mut().expect("started");
         report.duration_ms = f.duration.as_millis() as u64;
         progress.clear();
+        let command = step.command.as_ref().map(|c| c.display());
+        let step_ref = StepRef {
+            id: &step.id,
+            tag: &step.tag,
+            command: command.as_deref(),
+        };
         match f.result {
             Ok(log) => {
-                if !log.trim().is_empty() && !out.json() {
-                    eprint!("{log}");
-                    if !log.ends_with('\n') {
-                        eprintln!();
-                    }
-                }
-                if out.json() {
-                    out.message(&serde_json::json!({
-                        "reason": "step", "id": step.id, "tag": step.tag, "status": "built",
-                        "why": report.why, "duration_ms": report.duration_ms,
-                        "command": step.command.as_ref().map(|c| c.display()),
-                        "output": log,
-                    }));
-                }
+                out.say(Message::Built {
+                    step: step_ref,
+                    why: &report.why,
+                    duration_ms: report.duration_ms,
+                    output: &log,
+                });
                 for &u in &users[f.index] {
                     dep_rebuilt[u] = true;
                     waiting[u] -= 1;
@@ -377,27 +379,12 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             }
             Err(e) => {
                 report.status = Status::Failed;
-                let msg = format!("{e:#}");
-                if out.json() {
-                    out.message(&serde_json::json!({
-                        "reason": "step", "id": step.id, "tag": step.tag, "status": "failed",
-                        "why": report.why, "duration_ms": report.duration_ms,
-                        "command": step.command.as_ref().map(|c| c.display()),
-                        "output": msg,
-                    }));
-                } else {
-                    eprintln!("{msg}");
-                    eprintln!(
-                        "{}: `{}` failed{}",
-                        crate::output::paint("error", "31"),
-                        step.id,
-                        step.command
-                            .as_ref()
-                            .filter(|_| !out.verbose)
-                            .map(|c| format!("; the command was:\n  {}", c.display()))
-                            .unwrap_or_default()
-                    );
-                }
+                out.say(Message::Failed {
+                    step: step_ref,
+                    why: &report.why,
+                    duration_ms: report.duration_ms,
+                    error: &format!("{e:#}"),
+                });
                 if failed.is_none() {
                     failed = Some(format!("`{}`", step.id));
                 }
@@ -463,12 +450,11 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             summary,
         });
     }
-    if out.json() {
-        for s in summary.steps.iter().filter(|s| s.status == Status::Fresh) {
-            out.message(&serde_json::json!({
-                "reason": "step", "id": s.id, "tag": s.tag, "status": "fresh",
-            }));
-        }
+    for s in summary.steps.iter().filter(|s| s.status == Status::Fresh) {
+        out.say(Message::Fresh {
+            id: &s.id,
+            tag: &s.tag,
+        });
     }
     Ok(summary)
 }

@@ -4,6 +4,8 @@
 use super::*;
 use crate::kconfig::{DotConfig, Format};
 use crate::layout::Layout;
+use crate::toolchain::RustcInfo;
+use crate::tree::{Arch, Vintage};
 use std::path::Path;
 
 fn cfg(text: &str) -> DotConfig {

@@ -8,6 +8,9 @@
 //! exports (`RUSTC`, `BINDGEN`, `CC`, `LD`, `RUST_LIB_SRC`, …). Results are cached on disk keyed
 //! by the toolchain's identity (paths, sizes and mtimes of the tools, the variables, whether the
 //! Rust library source exists), so a second evaluation with the same tools runs nothing.
+//!
+//! This is Kconfig's own macro language (`$(shell,cmd)`, comma after the name, run at once), not
+//! make's: makefiles are read by [`crate::makefile`], which runs nothing.
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::schema::{self, Note};
-use super::spec::{self, Spec};
+use super::schema::{self, Note, Spec};
+use super::spec;
 use crate::process::Process;
 use crate::toolchain::RustcInfo;
 

@@ -10,8 +10,8 @@ pub mod check;
 pub mod schema;
 pub mod spec;
 
-use crate::flags::{Ctx, Flag, ObjKind};
 use crate::kconfig::DotConfig;
+use crate::mapping::{Ctx, Flag, ObjKind};
 use crate::toolchain::RustcInfo;
 use crate::tree::{Arch, Vintage};
 

@@ -6,11 +6,14 @@
 //! Facts measured with Debian rustc 1.85.0 (LLVM 19), rustup 1.95.0 (LLVM 22) and nightly
 //! 1.97.0 (2026-05-19); pull requests named where the change was made.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use super::spec::Spec;
 use super::SpecError;
 use crate::toolchain::RustcInfo;
+
+/// A spec as keys and JSON values (written sorted, so the order here never matters). It is
+/// defined here, with the schema, so that the table and the spec builder (`spec`) read one way.
+pub type Spec = Map<String, Value>;
 
 /// The oldest rustc whose schema rkbuild knows (Linux 6.12's minimum).
 pub const OLDEST: (u64, u64, u64) = (1, 78, 0);

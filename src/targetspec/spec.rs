@@ -3,16 +3,13 @@
 //! (retpoline, RISC-V march, ARM version, endianness), then lowered to the schema of the detected
 //! rustc by [`super::schema`] and written byte-stably.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::schema::{self, Note};
+use super::schema::{self, Note, Spec};
 use super::SpecError;
 use crate::kconfig::DotConfig;
 use crate::toolchain::RustcInfo;
 use crate::tree::Arch;
-
-/// A spec as keys and JSON values (written sorted, so the order here never matters).
-pub type Spec = Map<String, Value>;
 
 /// One architecture's template file, parsed.
 #[derive(Debug, Clone)]

@@ -10,7 +10,6 @@
 //! Kbuild never lints.
 
 pub mod args;
-pub mod project;
 pub mod record;
 
 use std::collections::BTreeMap;

@@ -2,15 +2,17 @@
 //! editions, externs and environment of their real command lines (`@argfile`s read from the
 //! build tree as it is now).
 //!
-//! The file format is the analyzer's ([`crate::analyzer::project_json`]), written the same way.
+//! The file format is the analyzer's ([`super::project_json`]), written the same way. The log
+//! and the argument reader are the wrapper's ([`crate::wrapper`]): this is the analyzer's use of
+//! them, so the arrow runs from here to the wrapper, never back.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::args::{self, CrateArgs};
-use super::record::{BadLine, Record};
-use crate::analyzer::graph::LIBRARY_CRATES;
-use crate::analyzer::project_json::{CrateData as Crate, CrateSource as Source, Dep, ProjectJson};
+use super::graph::LIBRARY_CRATES;
+use super::project_json::{CrateData as Crate, CrateSource as Source, Dep, ProjectJson};
+use crate::wrapper::args::{self, CrateArgs};
+use crate::wrapper::record::{BadLine, Record};
 
 /// The result, with what was skipped and why.
 #[derive(Debug, Default)]
@@ -260,6 +262,6 @@ fn sysroot_dep_plain(
 
 /// Reads a log file and builds the project; unreadable lines become warnings naming the line.
 pub fn from_log(path: &Path, rust_lib_src: Option<&Path>) -> anyhow::Result<FromLog> {
-    let (recs, bad) = super::record::read_log(path)?;
+    let (recs, bad) = crate::wrapper::record::read_log(path)?;
     Ok(from_records(&recs, &bad, rust_lib_src))
 }
