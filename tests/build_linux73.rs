@@ -305,7 +305,6 @@ fn arch_of(config: &str) -> &'static str {
 }
 
 fn check(env: &Env, name: &str, config: &str) {
-    let arch = arch_of(config);
     let obj = tempfile::tempdir().unwrap();
     std::fs::write(obj.path().join(".config"), config).unwrap();
     let src = env.src.display().to_string();
