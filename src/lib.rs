@@ -3,15 +3,16 @@
 //! Data flows one way through the stages, one module each:
 //!
 //! ```text
-//! kconfig ──▶ toolchain ──▶ flags + target ──▶ plan ──▶ exec
-//!                                               │
-//!                                               ├──▶ analyzer
-//!                                               └──▶ wrapper
+//! toolchain ──▶ kconfig ──▶ flags + targetspec ──▶ plan ──▶ exec
+//!                                                   │
+//!                                                   ├──▶ analyzer
+//!                                                   └──▶ wrapper
 //! ```
 //!
-//! `kconfig` reads the configuration, `toolchain` asks the tools what they are, `flags` and
-//! `target` are pure mappings from those two to rustc arguments, `plan` is the crate graph with
-//! each compile step, and `exec` runs it. Every child process goes through [`process`]; every
+//! `toolchain` asks the tools what they are, `kconfig` reads the configuration (its Kconfig
+//! probes the tools), `flags` and `targetspec` are pure mappings from those two and the kernel's
+//! layout description (`layout`) to rustc arguments, `plan` is the crate graph with each compile
+//! step, and `exec` runs it. Every child process goes through [`process`]; every
 //! generated file through [`fsutil::write_if_changed`]. See ARCHITECTURE.md.
 
 pub mod analyzer;
