@@ -23,22 +23,6 @@ use std::time::Instant;
 const RECIPE: &str =
     "rkbuild-ref-73 v5: config; olddefconfig; -j2 prepare; rust/exports.o; each driver";
 
-/// The options the oracle's configuration adds to `defconfig`.
-const RUST_SAMPLES: &[&str] = &[
-    "--enable",
-    "RUST",
-    "--disable",
-    "MODVERSIONS",
-    "--enable",
-    "SAMPLES",
-    "--enable",
-    "SAMPLES_RUST",
-    "--module",
-    "SAMPLE_RUST_MINIMAL",
-    "--enable",
-    "SAMPLE_RUST_PRINT",
-];
-
 struct Env {
     src: PathBuf,
     rustc_dir: PathBuf,
@@ -149,7 +133,7 @@ fn defconfig_with_rust(env: &Env, arch: &str) -> String {
     let mut c = Command::new(env.src.join("scripts/config"));
     c.arg("--file")
         .arg(d.path().join(".config"))
-        .args(RUST_SAMPLES);
+        .args(common::RUST_SAMPLES);
     run(c, "scripts/config");
     let mut c = env.make(d.path(), arch);
     c.arg("olddefconfig");

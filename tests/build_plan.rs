@@ -157,11 +157,7 @@ fn real_6_12_plan_matches_the_kernels_commands() {
     );
     let srctree = std::fs::canonicalize(&linux).unwrap();
     let objtree = std::fs::canonicalize(obj.path()).unwrap();
-    let norm = |w: &str| {
-        w.replace(&s(&objtree), "$OBJTREE")
-            .replace(&s(&srctree), "$SRCTREE")
-            .replace(&lib, "$RUST_LIB_SRC")
-    };
+    let norm = common::oracle_paths(&objtree, &srctree, &lib);
     let steps = v["plan"]["steps"].as_array().unwrap();
     let mut compared = 0;
     for target in [
@@ -248,11 +244,7 @@ fn real_7_3_plan_matches_the_kernels_commands() {
     let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
     let srctree = std::fs::canonicalize(&linux).unwrap();
     let objtree = std::fs::canonicalize(obj.path()).unwrap();
-    let norm = |w: &str| {
-        w.replace(&s(&objtree), "$OBJTREE")
-            .replace(&s(&srctree), "$SRCTREE")
-            .replace(&lib, "$RUST_LIB_SRC")
-    };
+    let norm = common::oracle_paths(&objtree, &srctree, &lib);
     let steps = v["plan"]["steps"].as_array().unwrap();
     let oracle = common::read(&common::oracle(
         "linux-7.3/x86_64-defconfig-rust/kbuild-commands.txt",

@@ -111,20 +111,9 @@ fn configure_and_build(env: &Env, o: &Path, rustc: &str, envs: &[(&str, &Path)])
     c.arg("defconfig");
     ok(c, "defconfig");
     let mut c = Command::new(env.src.join("scripts/config"));
-    c.arg("--file").arg(o.join(".config")).args([
-        "--enable",
-        "RUST",
-        "--disable",
-        "MODVERSIONS",
-        "--enable",
-        "SAMPLES",
-        "--enable",
-        "SAMPLES_RUST",
-        "--module",
-        "SAMPLE_RUST_MINIMAL",
-        "--enable",
-        "SAMPLE_RUST_PRINT",
-    ]);
+    c.arg("--file")
+        .arg(o.join(".config"))
+        .args(common::RUST_SAMPLES);
     ok(c, "scripts/config");
     let mut c = with(env.make(o, rustc));
     c.arg("olddefconfig");

@@ -107,3 +107,38 @@ pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+/// The options the oracle's configurations add to `defconfig` (`scripts/config` arguments):
+/// Rust, no MODVERSIONS, the Rust samples (minimal as a module, print built in).
+pub const RUST_SAMPLES: &[&str] = &[
+    "--enable",
+    "RUST",
+    "--disable",
+    "MODVERSIONS",
+    "--enable",
+    "SAMPLES",
+    "--enable",
+    "SAMPLES_RUST",
+    "--module",
+    "SAMPLE_RUST_MINIMAL",
+    "--enable",
+    "SAMPLE_RUST_PRINT",
+];
+
+/// Replaces this machine's trees and library path by the oracle's placeholders.
+pub fn oracle_paths(
+    objtree: &std::path::Path,
+    srctree: &std::path::Path,
+    lib: &str,
+) -> impl Fn(&str) -> String {
+    let (o, s, l) = (
+        objtree.display().to_string(),
+        srctree.display().to_string(),
+        lib.to_string(),
+    );
+    move |w: &str| {
+        w.replace(&o, "$OBJTREE")
+            .replace(&s, "$SRCTREE")
+            .replace(&l, "$RUST_LIB_SRC")
+    }
+}
