@@ -368,6 +368,31 @@ fn x86_64_builds_then_rebuilds_only_what_changed() {
     object::File::parse(&*elf(&k)).expect("kernel.o is a whole object again");
     let r = ok(build(&src, &obj, &config, &[]));
     assert!(built(&r).is_empty(), "{}", r.stdout);
+
+    // Another objcopy (GNU's, as a kernel built without LLVM= uses) redoes the steps whose
+    // post-steps run it, and what depends on them.
+    let out = command(&src, &obj, &config, &[])
+        .env("OBJCOPY", "objcopy")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = Run {
+        ok: true,
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::new(),
+    };
+    let b = built(&r);
+    for id in ["rust/core.o", "rust/compiler_builtins.o"] {
+        assert!(
+            b.contains(&id.to_string()),
+            "{id} not rebuilt: {}",
+            r.stdout
+        );
+    }
 }
 
 fn arch_build(arch: &str, machine: object::Architecture, extra: &[&str]) -> PathBuf {

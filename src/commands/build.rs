@@ -527,6 +527,15 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         .as_deref()
         .is_some_and(|s| is_kernel_tree(&canonical(s)));
     let objcopy = find_objcopy(&make_vars, kernel_tree)?;
+    let objcopy_id = cache.get_or(ToolCache::key("objcopy --version", &objcopy, &[]), || {
+        let v = run_text(Process::new(&objcopy).arg("--version"))?;
+        Ok(format!(
+            "{} {}",
+            objcopy.display(),
+            v.lines().next().unwrap_or_default()
+        ))
+    })?;
+    tool_ids.insert(exec::OBJCOPY_KEY.to_string(), objcopy_id);
     // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
     // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
     let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));

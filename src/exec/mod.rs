@@ -82,18 +82,33 @@ struct Finished {
     duration: Duration,
 }
 
-/// The identity of a step's command: the command line and its post-steps.
-fn command_key(step: &Step) -> String {
+/// The identity of a step's command: the command line and its post-steps, with the objcopy
+/// they run (llvm-objcopy and GNU objcopy do not write the same bytes).
+fn command_key(plan: &Plan, step: &Step) -> String {
     let cmd = step
         .command
         .as_ref()
         .map(|c| c.display())
         .unwrap_or_else(|| format!("rkbuild {:?}", step.kind));
+    let objcopy = step.post.iter().any(|p| {
+        matches!(
+            p,
+            crate::plan::PostStep::RedirectIntrinsics { .. }
+                | crate::plan::PostStep::WeakenSymbols { .. }
+        )
+    });
+    let tool = match plan.tools.get(OBJCOPY_KEY) {
+        Some(id) if objcopy => format!("\nobjcopy: {id}"),
+        _ => String::new(),
+    };
     format!(
-        "{cmd}\npost: {}",
+        "{cmd}\npost: {}{tool}",
         serde_json::to_string(&step.post).unwrap_or_default()
     )
 }
+
+/// The key of objcopy's identity in [`Plan::tools`].
+pub const OBJCOPY_KEY: &str = "objcopy";
 
 fn tool_key(plan: &Plan, step: &Step) -> String {
     match &step.command {
@@ -118,7 +133,7 @@ pub fn check(plan: &Plan, step: &Step, cfg: &DotConfig) -> Option<String> {
     };
     fingerprint::stale_reason(
         &old,
-        &command_key(step),
+        &command_key(plan, step),
         &tool_key(plan, step),
         &plan.objtree,
         cfg,
@@ -209,7 +224,7 @@ fn run_step(
         .filter_map(|o| fingerprint::stamp(&objtree.join(o), o))
         .collect();
     let fp = Fingerprint {
-        command: command_key(step),
+        command: command_key(plan, step),
         tool: tool_key(plan, step),
         inputs: stamps,
         outputs,
