@@ -5,13 +5,16 @@
 //! with built-in targets and flags, because the spec format is unstable; this module follows
 //! the tree's vintage. The spec text for x86 is the kernel generator's, byte for byte: rustc
 //! identifies a custom target by a hash of the file, so the same inputs must give the same bytes.
+//! The arch flags are read from the architecture's description (`templates/arch/`, `crate::arch`).
 
 pub mod check;
 pub mod schema;
 pub mod spec;
 
+use crate::arch::{fill, placeholders, ArchFlag};
 use crate::kconfig::DotConfig;
-use crate::mapping::{Ctx, Flag, ObjKind};
+use crate::layout::{Facts, When};
+use crate::mapping::{gate_why, sym, Ctx, Flag, ObjKind};
 use crate::toolchain::RustcInfo;
 use crate::tree::{Arch, Vintage};
 
@@ -78,7 +81,7 @@ pub fn target_for(
     style: TargetStyle,
     spec_file: &str,
 ) -> Result<Target, SpecError> {
-    let x86 = matches!(arch, Arch::X86_64 | Arch::X86);
+    let generated = arch.desc().target.generated_spec;
     let with_spec = |text: String, notes: Vec<Note>| {
         let mut flags = vec![Flag::new(
             format!("--target={spec_file}"),
@@ -97,16 +100,17 @@ pub fn target_for(
             notes,
         }
     };
-    if x86 && !vintage.uses_json_targets() {
+    if generated && !vintage.uses_json_targets() {
         // Upstream's own spec in either style: fidelity to the kernel's bytes.
         schema::check_known(rustc)?;
         let text = if cfg.has("X86_64") || cfg.has("X86_32") {
             kernel_x86_spec(cfg, rustc)?
         } else {
             // No x86 configuration (`--arch` alone): the symbols the generator dispatches on.
-            let extra = match arch {
-                Arch::X86_64 => "CONFIG_X86_64=y\n",
-                _ => "CONFIG_X86_32=y\nCONFIG_UML=y\n",
+            let extra = if arch.is_64bit() {
+                "CONFIG_X86_64=y\n"
+            } else {
+                "CONFIG_X86_32=y\nCONFIG_UML=y\n"
             };
             let text = format!("{}{extra}", cfg.to_dotconfig());
             let cfg = DotConfig::parse(&cfg.path, &text, crate::kconfig::Format::DotConfig)
@@ -136,108 +140,6 @@ pub fn target_for(
     }
 }
 
-/// The built-in target and flags for an arch (today's upstream choices, §2 of the reference).
-pub fn builtin_flags(
-    arch: Arch,
-    cfg: &DotConfig,
-    rustc: &RustcInfo,
-) -> Result<Vec<Flag>, SpecError> {
-    fn f(a: impl Into<String>, w: &str) -> Flag {
-        Flag::new(a, w)
-    }
-    let mut out = vec![];
-    if cfg.has("CPU_BIG_ENDIAN") {
-        return Err(SpecError::Unsupported(format!(
-            "no built-in rustc target for big-endian {arch} that every supported rustc has\n  fix: use --target-style json"
-        )));
-    }
-    match arch {
-        Arch::X86_64 => {
-            out.push(f(
-                "--target=x86_64-unknown-none",
-                "soft-float, code-model=kernel, no red zone built in",
-            ));
-            if cfg.has("MITIGATION_RETPOLINE") {
-                // rust#135927 (1.86) added the flag; since then the target features warn
-                // (rust#116344), before it only the target features work.
-                if rustc.at_least(1, 86, 0) {
-                    out.push(f(
-                        "-Zretpoline-external-thunk",
-                        "CONFIG_MITIGATION_RETPOLINE (rustc >= 1.86)",
-                    ));
-                } else {
-                    out.push(f(
-                        "-Ctarget-feature=+retpoline-external-thunk,+retpoline-indirect-branches,+retpoline-indirect-calls",
-                        "CONFIG_MITIGATION_RETPOLINE (rustc < 1.86)",
-                    ));
-                }
-            }
-        }
-        Arch::X86 => return Err(SpecError::Unsupported(
-            "rustc has no built-in soft-float 32-bit x86 target\n  fix: use --target-style json"
-                .into(),
-        )),
-        Arch::Arm64 => {
-            if rustc.at_least(1, 85, 0) {
-                out.push(f(
-                    "--target=aarch64-unknown-none-softfloat",
-                    "rustc >= 1.85",
-                ));
-            } else {
-                out.push(f("--target=aarch64-unknown-none", "rustc < 1.85"));
-                out.push(f(
-                    "-Ctarget-feature=-neon",
-                    "rustc < 1.85: no soft-float target",
-                ));
-            }
-        }
-        Arch::Arm => out.push(f("--target=arm-unknown-linux-gnueabi", "arch/arm/Makefile")),
-        Arch::Riscv64 | Arch::Riscv32 => {
-            let (bits, why) = if arch == Arch::Riscv64 {
-                (64, "arch/riscv/Makefile: RV64I")
-            } else {
-                (32, "RV32I (rkbuild extension)")
-            };
-            out.push(f(format!("-Ctarget-cpu=generic-rv{bits}"), why));
-            out.push(f(format!("--target=riscv{bits}imac-unknown-none-elf"), why));
-            out.push(f("-Cno-redzone", why));
-            if !cfg.enabled("RISCV_ISA_C") {
-                out.push(f("-Ctarget-feature=-c", "CONFIG_RISCV_ISA_C is not set"));
-            }
-        }
-        Arch::Powerpc64 => {
-            out.push(f(
-                "--target=powerpc64le-unknown-linux-gnu",
-                "arch/powerpc/Makefile",
-            ));
-            out.push(f(
-                "-Ctarget-feature=-mma,-vsx,-hard-float,-altivec",
-                "no FP/vector in the kernel",
-            ));
-        }
-        Arch::Powerpc => out.push(f(
-            "--target=powerpc-unknown-linux-gnu",
-            "arch/powerpc/Makefile",
-        )),
-        Arch::Loongarch64 => {
-            out.push(f(
-                "--target=loongarch64-unknown-none-softfloat",
-                "arch/loongarch/Makefile",
-            ));
-            out.push(f("-Ccode-model=small", "arch/loongarch/Makefile"));
-        }
-        Arch::S390 => {
-            out.push(f(
-                "--target=s390x-unknown-none-softfloat",
-                "arch/s390/Makefile",
-            ));
-            out.push(f("-Zpacked-stack", "arch/s390/Makefile"));
-            out.push(f("-Ctarget-feature=+backchain", "arch/s390/Makefile"));
-        }
-    }
-    Ok(out)
-}
-
 /// Where the vintage keeps the generated spec, relative to the object tree.
 pub fn spec_path(vintage: Vintage) -> &'static str {
     &vintage.target.spec
@@ -245,195 +147,7 @@ pub fn spec_path(vintage: Vintage) -> &'static str {
 
 /// Whether this arch uses a custom spec file in the vintage (else a built-in target).
 pub fn uses_spec(vintage: Vintage, arch: Arch) -> bool {
-    vintage.uses_json_targets() || matches!(arch, Arch::X86_64 | Arch::X86)
-}
-
-/// The arch flags added to KBUILD_RUSTFLAGS by `arch/$(SRCARCH)/Makefile` (6.12 and 7.3). The
-/// 2021 vintage passes its target per rule and has no arch flags.
-pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
-    let mut out = vec![];
-    let mk = |s: &str| format!("arch/{}/Makefile{s}", ctx.arch.srcarch());
-    if ctx.vintage.target.per_rule {
-        // The target comes per rule, and the arch Makefiles add no Rust flags.
-        return out;
-    }
-    match ctx.arch {
-        Arch::X86_64 | Arch::X86 => {
-            out.push(Flag::new(
-                format!("--target={}/{}", ctx.objtree, spec_path(ctx.vintage)),
-                format!("{}: x86 uses the generated target spec", mk("")),
-            ));
-            out.push(Flag::new(
-                "-Ctarget-feature=-sse,-sse2,-sse3,-ssse3,-sse4.1,-sse4.2,-avx,-avx2",
-                format!("{}: no FP/SIMD in the kernel", mk("")),
-            ));
-            if ctx.on("X86_KERNEL_IBT") {
-                out.push(Flag::new(
-                    "-Zcf-protection=branch",
-                    ctx.sym("X86_KERNEL_IBT"),
-                ));
-                let (ok, why) = ctx.rustc_at_least(1, 93, 0);
-                let jt = if ok {
-                    "-Cjump-tables=n"
-                } else {
-                    "-Zno-jump-tables"
-                };
-                out.push(Flag::new(
-                    jt,
-                    format!("{} and {why}", ctx.sym("X86_KERNEL_IBT")),
-                ));
-            }
-            if ctx.arch == Arch::X86_64 {
-                if ctx.vintage.flags.x86_cpu == "per-cpu-symbol" {
-                    for (s, f) in [
-                        ("MK8", "-Ctarget-cpu=k8"),
-                        ("MPSC", "-Ctarget-cpu=nocona"),
-                        ("MCORE2", "-Ctarget-cpu=core2"),
-                        ("MATOM", "-Ctarget-cpu=atom"),
-                        ("GENERIC_CPU", "-Ztune-cpu=generic"),
-                    ] {
-                        if ctx.on(s) {
-                            out.push(Flag::new(f, ctx.sym(s)));
-                        }
-                    }
-                } else if ctx.on("X86_NATIVE_CPU") {
-                    out.push(Flag::new("-Ctarget-cpu=native", ctx.sym("X86_NATIVE_CPU")));
-                } else {
-                    let why = format!("{}, so a generic x86-64", ctx.sym("X86_NATIVE_CPU"));
-                    out.push(Flag::new("-Ctarget-cpu=x86-64", why.clone()));
-                    out.push(Flag::new("-Ztune-cpu=generic", why));
-                }
-                out.push(Flag::new("-Cno-redzone=y", "x86_64 kernel: no red zone"));
-                out.push(Flag::new("-Ccode-model=kernel", "x86_64 kernel code model"));
-            }
-            if ctx.on("MITIGATION_RETPOLINE") && ctx.on("MITIGATION_RETHUNK") {
-                out.push(Flag::new(
-                    "-Zfunction-return=thunk-extern",
-                    format!(
-                        "{} and {} (RETPOLINE_RUSTFLAGS)",
-                        ctx.sym("MITIGATION_RETPOLINE"),
-                        ctx.sym("MITIGATION_RETHUNK")
-                    ),
-                ));
-            }
-            if ctx.on("CALL_PADDING") {
-                let n = ctx.cfg.text("FUNCTION_PADDING_BYTES").unwrap_or_default();
-                out.push(Flag::new(
-                    format!("-Zpatchable-function-entry={n},{n}"),
-                    format!(
-                        "{} with {}",
-                        ctx.sym("CALL_PADDING"),
-                        ctx.sym("FUNCTION_PADDING_BYTES")
-                    ),
-                ));
-            }
-        }
-        Arch::Arm64 => {
-            let (ok, why) = ctx.rustc_at_least(1, 85, 0);
-            if ok {
-                out.push(Flag::new("--target=aarch64-unknown-none-softfloat", why));
-            } else {
-                out.push(Flag::new("--target=aarch64-unknown-none", why.clone()));
-                out.push(Flag::new("-Ctarget-feature=-neon", why));
-            }
-            if !ctx.on("UNWIND_TABLES") {
-                out.push(Flag::new(
-                    "-Cforce-unwind-tables=n",
-                    ctx.sym("UNWIND_TABLES"),
-                ));
-            } else {
-                out.push(Flag::new(
-                    "-Cforce-unwind-tables=y",
-                    ctx.sym("UNWIND_TABLES"),
-                ));
-                out.push(Flag::new("-Zuse-sync-unwind=n", ctx.sym("UNWIND_TABLES")));
-                let (ok, why) = ctx.rustc_at_least(1, 98, 0);
-                if !ok {
-                    out.push(Flag::new("-Zllvm_module_flag=uwtable:u32:2:max", why));
-                }
-            }
-            if ctx.on("ARM64_BTI_KERNEL") {
-                out.push(Flag::new(
-                    "-Zbranch-protection=bti,pac-ret",
-                    ctx.sym("ARM64_BTI_KERNEL"),
-                ));
-            } else if ctx.on("ARM64_PTR_AUTH_KERNEL") {
-                out.push(Flag::new(
-                    "-Zbranch-protection=pac-ret",
-                    ctx.sym("ARM64_PTR_AUTH_KERNEL"),
-                ));
-            }
-            if ctx.on("SHADOW_CALL_STACK") {
-                out.push(Flag::new("-Zfixed-x18", ctx.sym("SHADOW_CALL_STACK")));
-            }
-        }
-        Arch::Riscv64 => {
-            let why = "arch/riscv/Makefile: RV64I";
-            out.push(Flag::new("-Ctarget-cpu=generic-rv64", why));
-            out.push(Flag::new("--target=riscv64imac-unknown-none-elf", why));
-            out.push(Flag::new("-Cno-redzone", why));
-            if !ctx.on("RISCV_ISA_C") {
-                out.push(Flag::new("-Ctarget-feature=-c", ctx.sym("RISCV_ISA_C")));
-            }
-        }
-        Arch::Riscv32 => {
-            let why = "arch/riscv/Makefile: RV32I (not supported upstream; rkbuild extension)";
-            out.push(Flag::new("-Ctarget-cpu=generic-rv32", why));
-            out.push(Flag::new("--target=riscv32imac-unknown-none-elf", why));
-            if !ctx.on("RISCV_ISA_C") {
-                out.push(Flag::new("-Ctarget-feature=-c", ctx.sym("RISCV_ISA_C")));
-            }
-        }
-        Arch::Loongarch64 => {
-            out.push(Flag::new(
-                "--target=loongarch64-unknown-none-softfloat",
-                mk(""),
-            ));
-            out.push(Flag::new("-Ccode-model=small", mk("")));
-        }
-        Arch::Arm => {
-            out.push(Flag::new("--target=arm-unknown-linux-gnueabi", mk("")));
-        }
-        Arch::Powerpc64 => {
-            out.push(Flag::new("--target=powerpc64le-unknown-linux-gnu", mk("")));
-            out.push(Flag::new(
-                "-Ctarget-feature=-mma,-vsx,-hard-float,-altivec",
-                mk(": no FP/vector in the kernel"),
-            ));
-        }
-        Arch::Powerpc => {
-            out.push(Flag::new("--target=powerpc-unknown-linux-gnu", mk("")));
-        }
-        Arch::S390 => {
-            out.push(Flag::new("--target=s390x-unknown-none-softfloat", mk("")));
-            out.push(Flag::new("-Zpacked-stack", mk("")));
-            out.push(Flag::new("-Ctarget-feature=+backchain", mk("")));
-        }
-    }
-    out
-}
-
-/// Arch flags that differ between kernel and module objects.
-pub fn modkern_arch_flags(ctx: &Ctx, kind: ObjKind) -> Vec<Flag> {
-    let mut out = vec![];
-    if !ctx.vintage.target.per_rule && ctx.arch == Arch::Loongarch64 {
-        match kind {
-            ObjKind::Kernel => {
-                out.push(Flag::new(
-                    "-Zdirect-access-external-data=yes",
-                    "arch/loongarch/Makefile (KBUILD_RUSTFLAGS_KERNEL)",
-                ));
-                if ctx.on("RELOCATABLE") {
-                    out.push(Flag::new("-Crelocation-model=pie", ctx.sym("RELOCATABLE")));
-                }
-            }
-            ObjKind::Module => out.push(Flag::new(
-                "-Zdirect-access-external-data=no",
-                "arch/loongarch/Makefile (KBUILD_RUSTFLAGS_MODULE)",
-            )),
-        }
-    }
-    out
+    vintage.uses_json_targets() || arch.desc().target.generated_spec
 }
 
 /// The 2021 vintage's per-rule `--target=` (`rust_cross_flags`): the spec written by rkbuild.
@@ -452,6 +166,144 @@ pub fn cross_flags(ctx: &Ctx) -> Vec<Flag> {
         ));
     }
     out
+}
+
+/// What a description's entries are read against.
+struct Reader<'a> {
+    cfg: &'a DotConfig,
+    rustc: &'a RustcInfo,
+    /// The layout's `flags.x86_cpu`; none for the built-in style, which has no layout.
+    x86_cpu: Option<&'a str>,
+    objtree: &'a str,
+    spec: &'a str,
+}
+
+impl Facts for Reader<'_> {
+    fn rustc(&self) -> (u64, u64, u64) {
+        let v = &self.rustc.version;
+        (v.major, v.minor, v.patch)
+    }
+
+    fn on(&self, name: &str) -> bool {
+        self.cfg.enabled(name)
+    }
+
+    /// Arch flags never ask the tree (a description has no `exists` gate).
+    fn exists(&self, _: &str) -> bool {
+        false
+    }
+}
+
+impl<'a> Reader<'a> {
+    fn of(ctx: &'a Ctx) -> Reader<'a> {
+        Reader {
+            cfg: ctx.cfg,
+            rustc: ctx.rustc,
+            x86_cpu: Some(&ctx.vintage.flags.x86_cpu),
+            objtree: &ctx.objtree,
+            spec: spec_path(ctx.vintage),
+        }
+    }
+
+    fn holds(&self, e: &ArchFlag) -> bool {
+        let layout = match self.x86_cpu {
+            Some(v) => e.layout_allows(v),
+            None => e.layout_x86_cpu.is_none(),
+        };
+        layout && e.when().holds(self)
+    }
+
+    fn value(&self, name: &str) -> String {
+        match name {
+            "objtree" => self.objtree.to_string(),
+            "spec" => self.spec.to_string(),
+            _ => {
+                let sym = name.strip_prefix("CONFIG_").unwrap_or(name);
+                self.cfg.text(sym).unwrap_or_default()
+            }
+        }
+    }
+
+    /// The gate's reason, the symbols filled in, then the entry's own words.
+    fn why(&self, e: &ArchFlag) -> String {
+        let when = e.when();
+        let mut parts = vec![];
+        if when != When::default() {
+            parts.push(gate_why(self.cfg, self.rustc, &when));
+        }
+        let mut filled: Vec<&str> = vec![];
+        for p in e.args.iter().flat_map(|a| placeholders(a)) {
+            if let Some(s) = p.strip_prefix("CONFIG_") {
+                if !filled.contains(&s) {
+                    filled.push(s);
+                    parts.push(sym(self.cfg, s));
+                }
+            }
+        }
+        parts.extend(e.why.clone());
+        parts.join(", ")
+    }
+
+    fn read(&self, entries: &[ArchFlag]) -> Vec<Flag> {
+        let mut out = vec![];
+        for e in entries.iter().filter(|e| self.holds(e)) {
+            let why = self.why(e);
+            for a in &e.args {
+                out.push(Flag::new(fill(a, |n| self.value(n)), why.clone()));
+            }
+        }
+        out
+    }
+}
+
+/// The arch flags added to KBUILD_RUSTFLAGS by `arch/$(SRCARCH)/Makefile` (6.12 and 7.3). The
+/// 2021 vintage passes its target per rule and has no arch flags.
+pub fn arch_flags(ctx: &Ctx) -> Vec<Flag> {
+    if ctx.vintage.target.per_rule {
+        // The target comes per rule, and the arch Makefiles add no Rust flags.
+        return vec![];
+    }
+    Reader::of(ctx).read(&ctx.arch.desc().flags)
+}
+
+/// Arch flags that differ between kernel and module objects (KBUILD_RUSTFLAGS_KERNEL,
+/// KBUILD_RUSTFLAGS_MODULE).
+pub fn modkern_arch_flags(ctx: &Ctx, kind: ObjKind) -> Vec<Flag> {
+    if ctx.vintage.target.per_rule {
+        return vec![];
+    }
+    let d = ctx.arch.desc();
+    let entries = match kind {
+        ObjKind::Kernel => &d.kernel_flags,
+        ObjKind::Module => &d.module_flags,
+    };
+    Reader::of(ctx).read(entries)
+}
+
+/// The built-in target and flags for an arch (`--target-style builtin`: rkbuild's choice of a
+/// built-in rustc target, without the Makefile's context).
+pub fn builtin_flags(
+    arch: Arch,
+    cfg: &DotConfig,
+    rustc: &RustcInfo,
+) -> Result<Vec<Flag>, SpecError> {
+    if cfg.has("CPU_BIG_ENDIAN") {
+        return Err(SpecError::Unsupported(format!(
+            "no built-in rustc target for big-endian {arch} that every supported rustc has\n  fix: use --target-style json"
+        )));
+    }
+    let b = &arch.desc().builtin_style;
+    if let Some(why) = &b.unsupported {
+        return Err(SpecError::Unsupported(why.clone()));
+    }
+    let r = Reader {
+        cfg,
+        rustc,
+        x86_cpu: None,
+        objtree: "",
+        spec: "",
+    };
+    Ok(r.read(&b.flags))
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -622,6 +474,226 @@ mod tests {
         .unwrap_err()
         .to_string()
         .contains("fix: use --target-style json"));
+    }
+
+    fn flags(arch: Arch, layout: &str, rustc: &str, config: &str) -> Vec<String> {
+        let c = DotConfig::parse(Path::new(".config"), config, Format::DotConfig).unwrap();
+        let r = RustcInfo::synthetic(rustc);
+        let ctx = Ctx {
+            cfg: &c,
+            rustc: &r,
+            vintage: Layout::builtin(layout),
+            arch,
+            krustflags: vec![],
+            objtree: ".".into(),
+            srctree: ".".into(),
+            out_of_srctree: false,
+            has_remap_path_scope: false,
+        };
+        let mut out: Vec<String> = arch_flags(&ctx).into_iter().map(|f| f.arg).collect();
+        for (kind, tag) in [(ObjKind::Kernel, "kernel:"), (ObjKind::Module, "module:")] {
+            out.extend(
+                modkern_arch_flags(&ctx, kind)
+                    .into_iter()
+                    .map(|f| format!("{tag}{}", f.arg)),
+            );
+        }
+        out
+    }
+
+    const SSE: &str = "-Ctarget-feature=-sse,-sse2,-sse3,-ssse3,-sse4.1,-sse4.2,-avx,-avx2";
+
+    #[test]
+    fn x86_64_per_layout() {
+        let all = "CONFIG_X86_64=y\nCONFIG_X86_KERNEL_IBT=y\nCONFIG_MK8=y\nCONFIG_GENERIC_CPU=y\nCONFIG_MITIGATION_RETPOLINE=y\nCONFIG_MITIGATION_RETHUNK=y\nCONFIG_CALL_PADDING=y\nCONFIG_FUNCTION_PADDING_BYTES=16\n";
+        let table: &[(&str, &str, &str, &[&str])] = &[
+            (
+                "6.12",
+                "1.85.0",
+                "CONFIG_X86_64=y\n",
+                &[
+                    "--target=./scripts/target.json",
+                    SSE,
+                    "-Cno-redzone=y",
+                    "-Ccode-model=kernel",
+                ],
+            ),
+            (
+                "6.12",
+                "1.85.0",
+                all,
+                &[
+                    "--target=./scripts/target.json",
+                    SSE,
+                    "-Zcf-protection=branch",
+                    "-Zno-jump-tables",
+                    "-Ctarget-cpu=k8",
+                    "-Ztune-cpu=generic",
+                    "-Cno-redzone=y",
+                    "-Ccode-model=kernel",
+                    "-Zfunction-return=thunk-extern",
+                    "-Zpatchable-function-entry=16,16",
+                ],
+            ),
+            (
+                "7.3",
+                "1.95.0",
+                all,
+                &[
+                    "--target=./scripts/target.json",
+                    SSE,
+                    "-Zcf-protection=branch",
+                    "-Cjump-tables=n",
+                    "-Ctarget-cpu=x86-64",
+                    "-Ztune-cpu=generic",
+                    "-Cno-redzone=y",
+                    "-Ccode-model=kernel",
+                    "-Zfunction-return=thunk-extern",
+                    "-Zpatchable-function-entry=16,16",
+                ],
+            ),
+            (
+                "7.3",
+                "1.93.0",
+                "CONFIG_X86_64=y\nCONFIG_X86_NATIVE_CPU=y\n",
+                &[
+                    "--target=./scripts/target.json",
+                    SSE,
+                    "-Ctarget-cpu=native",
+                    "-Cno-redzone=y",
+                    "-Ccode-model=kernel",
+                ],
+            ),
+            ("2021", "1.95.0", all, &[]),
+        ];
+        for (layout, rustc, config, want) in table {
+            assert_eq!(
+                flags(Arch::X86_64, layout, rustc, config),
+                *want,
+                "{layout} {rustc} {config:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_arches() {
+        let table: &[(Arch, &str, &str, &[&str])] = &[
+            (Arch::Arm64, "1.84.0", "", &[
+                "--target=aarch64-unknown-none", "-Ctarget-feature=-neon", "-Cforce-unwind-tables=n",
+            ]),
+            (Arch::Arm64, "1.95.0", "CONFIG_UNWIND_TABLES=y\nCONFIG_ARM64_BTI_KERNEL=y\nCONFIG_ARM64_PTR_AUTH_KERNEL=y\nCONFIG_SHADOW_CALL_STACK=y\n", &[
+                "--target=aarch64-unknown-none-softfloat", "-Cforce-unwind-tables=y",
+                "-Zuse-sync-unwind=n", "-Zllvm_module_flag=uwtable:u32:2:max",
+                "-Zbranch-protection=bti,pac-ret", "-Zfixed-x18",
+            ]),
+            (Arch::Arm64, "1.98.0", "CONFIG_UNWIND_TABLES=y\nCONFIG_ARM64_PTR_AUTH_KERNEL=y\n", &[
+                "--target=aarch64-unknown-none-softfloat", "-Cforce-unwind-tables=y",
+                "-Zuse-sync-unwind=n", "-Zbranch-protection=pac-ret",
+            ]),
+            (Arch::Riscv64, "1.85.0", "", &[
+                "-Ctarget-cpu=generic-rv64", "--target=riscv64imac-unknown-none-elf", "-Cno-redzone",
+                "-Ctarget-feature=-c",
+            ]),
+            (Arch::Riscv64, "1.85.0", "CONFIG_RISCV_ISA_C=y\n", &[
+                "-Ctarget-cpu=generic-rv64", "--target=riscv64imac-unknown-none-elf", "-Cno-redzone",
+            ]),
+            (Arch::Loongarch64, "1.85.0", "", &[
+                "--target=loongarch64-unknown-none-softfloat", "-Ccode-model=small",
+                "kernel:-Zdirect-access-external-data=yes", "module:-Zdirect-access-external-data=no",
+            ]),
+            (Arch::Loongarch64, "1.85.0", "CONFIG_RELOCATABLE=y\n", &[
+                "--target=loongarch64-unknown-none-softfloat", "-Ccode-model=small",
+                "kernel:-Zdirect-access-external-data=yes", "kernel:-Crelocation-model=pie",
+                "module:-Zdirect-access-external-data=no",
+            ]),
+            (Arch::Powerpc64, "1.95.0", "", &[
+                "--target=powerpc64le-unknown-linux-gnu",
+                "-Ctarget-feature=-mma,-vsx,-hard-float,-altivec",
+            ]),
+            (Arch::Powerpc, "1.95.0", "", &["--target=powerpc-unknown-linux-gnu"]),
+            (Arch::Arm, "1.95.0", "", &["--target=arm-unknown-linux-gnueabi"]),
+            (Arch::S390, "1.96.0", "", &[
+                "--target=s390x-unknown-none-softfloat", "-Zpacked-stack", "-Ctarget-feature=+backchain",
+            ]),
+        ];
+        for (arch, rustc, config, want) in table {
+            assert_eq!(
+                flags(*arch, "7.3", rustc, config),
+                *want,
+                "{arch} {rustc} {config:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn explain_says_the_gate_the_values_and_the_words() {
+        let c = DotConfig::parse(
+            Path::new(".config"),
+            "CONFIG_X86_64=y\nCONFIG_CALL_PADDING=y\nCONFIG_FUNCTION_PADDING_BYTES=16\n",
+            Format::DotConfig,
+        )
+        .unwrap();
+        let r = RustcInfo::synthetic("1.95.0");
+        let ctx = Ctx {
+            cfg: &c,
+            rustc: &r,
+            vintage: Layout::builtin("7.3"),
+            arch: Arch::X86_64,
+            krustflags: vec![],
+            objtree: ".".into(),
+            srctree: ".".into(),
+            out_of_srctree: false,
+            has_remap_path_scope: false,
+        };
+        let f = arch_flags(&ctx);
+        let why = |arg: &str| {
+            f.iter()
+                .find(|f| f.arg.starts_with(arg))
+                .unwrap()
+                .why
+                .clone()
+        };
+        assert_eq!(
+            why("-Zpatchable"),
+            "CONFIG_CALL_PADDING=y (.config:2), CONFIG_FUNCTION_PADDING_BYTES=16 (.config:3), PADDING_RUSTFLAGS"
+        );
+        assert_eq!(
+            why("-Ctarget-cpu"),
+            "CONFIG_X86_NATIVE_CPU is not set, so a generic x86-64"
+        );
+        assert_eq!(
+            why("--target"),
+            "arch/x86/Makefile: x86 uses the generated target spec"
+        );
+    }
+
+    #[test]
+    fn builtin_style() {
+        let c = |t: &str| DotConfig::parse(Path::new(".config"), t, Format::DotConfig).unwrap();
+        let args = |arch, t: &str, v: &str| -> Result<Vec<String>, String> {
+            builtin_flags(arch, &c(t), &RustcInfo::synthetic(v))
+                .map(|f| f.into_iter().map(|f| f.arg).collect())
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            args(Arch::X86_64, "CONFIG_MITIGATION_RETPOLINE=y\n", "1.86.0").unwrap(),
+            ["--target=x86_64-unknown-none", "-Zretpoline-external-thunk"]
+        );
+        assert_eq!(
+            args(Arch::Riscv32, "", "1.85.0").unwrap(),
+            [
+                "-Ctarget-cpu=generic-rv32",
+                "--target=riscv32imac-unknown-none-elf",
+                "-Cno-redzone",
+                "-Ctarget-feature=-c"
+            ]
+        );
+        assert!(args(Arch::X86, "", "1.95.0")
+            .unwrap_err()
+            .contains("fix: use --target-style json"));
+        assert!(args(Arch::Arm64, "CONFIG_CPU_BIG_ENDIAN=y\n", "1.95.0")
+            .unwrap_err()
+            .contains("big-endian arm64"));
     }
 
     #[test]
