@@ -16,6 +16,7 @@
 //! generated file through [`fsutil::write_if_changed`]. See ARCHITECTURE.md.
 
 pub mod analyzer;
+pub mod arch;
 pub mod commands;
 pub mod exec;
 pub mod flags;

@@ -62,6 +62,36 @@ pub enum ObjKind {
     Module,
 }
 
+/// Why a gate holds for this configuration and rustc (`rustc 1.85.0 < 1.86.0`,
+/// `CONFIG_X86_KERNEL_IBT=y (.config:12)`): what `--explain` says for a gated entry.
+pub fn gate_why(cfg: &DotConfig, rustc: &RustcInfo, w: &When) -> String {
+    let mut parts = vec![];
+    if let Some(a) = &w.rustc_at_least {
+        parts.push(format!("rustc {} >= {a}", rustc.version));
+    }
+    if let Some(b) = &w.rustc_below {
+        parts.push(format!("rustc {} < {b}", rustc.version));
+    }
+    for s in &w.config {
+        parts.push(sym(cfg, s.trim_start_matches('!')));
+    }
+    if parts.is_empty() {
+        parts.push(w.describe());
+    }
+    parts.join(", ")
+}
+
+/// `CONFIG_X=value (file:line)` or `CONFIG_X is not set`, for explanations.
+pub fn sym(cfg: &DotConfig, name: &str) -> String {
+    match (cfg.get(name), cfg.origin(name)) {
+        (Some(crate::kconfig::Value::Tristate(crate::kconfig::Tristate::No)), Some(at)) => {
+            format!("CONFIG_{name} is not set ({at})")
+        }
+        (Some(v), Some(at)) => format!("CONFIG_{name}={v} ({at})"),
+        _ => format!("CONFIG_{name} is not set"),
+    }
+}
+
 impl Facts for Ctx<'_> {
     fn rustc(&self) -> (u64, u64, u64) {
         let v = &self.rustc.version;
@@ -81,31 +111,12 @@ impl Facts for Ctx<'_> {
 impl Ctx<'_> {
     /// Why a gate of the layout holds (`rustc 1.85.0 < 1.86.0`).
     pub fn gate_why(&self, w: &When) -> String {
-        let mut parts = vec![];
-        if let Some(a) = &w.rustc_at_least {
-            parts.push(format!("rustc {} >= {a}", self.rustc.version));
-        }
-        if let Some(b) = &w.rustc_below {
-            parts.push(format!("rustc {} < {b}", self.rustc.version));
-        }
-        for s in &w.config {
-            parts.push(self.sym(s.trim_start_matches('!')));
-        }
-        if parts.is_empty() {
-            parts.push(w.describe());
-        }
-        parts.join(", ")
+        gate_why(self.cfg, self.rustc, w)
     }
 
     /// `CONFIG_X=value (file:line)` or `CONFIG_X is not set`, for explanations.
     pub fn sym(&self, name: &str) -> String {
-        match (self.cfg.get(name), self.cfg.origin(name)) {
-            (Some(crate::kconfig::Value::Tristate(crate::kconfig::Tristate::No)), Some(at)) => {
-                format!("CONFIG_{name} is not set ({at})")
-            }
-            (Some(v), Some(at)) => format!("CONFIG_{name}={v} ({at})"),
-            _ => format!("CONFIG_{name} is not set"),
-        }
+        sym(self.cfg, name)
     }
 
     pub fn on(&self, name: &str) -> bool {

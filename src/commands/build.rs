@@ -14,7 +14,6 @@ use crate::plan::{self, Plan};
 use crate::process::Process;
 use crate::toolchain::kbuild_names::{kbuild_tools, MakeVars};
 use crate::toolchain::{self, FIX_BINDGEN, FIX_CLIPPY};
-use crate::tree::Arch;
 
 /// Options of `build` and `plan`.
 #[derive(Clone, Debug, Default)]
@@ -178,22 +177,6 @@ fn make_c_side(
     Ok(())
 }
 
-/// bindgen's `--target` for clang, per architecture (`BINDGEN_TARGET_$(SRCARCH)`).
-pub fn bindgen_target(arch: Arch) -> &'static str {
-    match arch {
-        Arch::X86_64 => "x86_64-linux-gnu",
-        Arch::X86 => "i386-linux-gnu",
-        Arch::Arm64 => "aarch64-linux-gnu",
-        Arch::Arm => "arm-linux-gnueabi",
-        Arch::Riscv64 => "riscv64-linux-gnu",
-        Arch::Riscv32 => "riscv32-linux-gnu",
-        Arch::Powerpc64 => "powerpc64le-linux-gnu",
-        Arch::Powerpc => "powerpc-linux-gnu",
-        Arch::Loongarch64 => "loongarch64-linux-gnusf",
-        Arch::S390 => "s390x-linux-gnu",
-    }
-}
-
 /// The C flags bindgen needs. A kernel whose C side was prepared by make recorded them in the
 /// `.cmd` file of `asm-offsets.s` (compiled by `make prepare` with the kernel's `c_flags`):
 /// those are used, minus the per-object parts. A tree without a C build (like the bundled
@@ -292,7 +275,7 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
         "-I./include".into(),
         format!("-I{srctree}/include/uapi"),
         "-D__KERNEL__".into(),
-        format!("--target={}", bindgen_target(tree.arch)),
+        format!("--target={}", tree.arch.bindgen_target()),
     ]);
     Ok(CFlags {
         flags,
@@ -606,7 +589,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         bindgen_c_flags: cflags.flags.clone(),
         // rust/'s C files only with the kernel's own C flags, as make recorded them.
         cc: cflags.recorded.then(|| kbuild_tools(&make_vars).cc),
-        bindgen_target: bindgen_target(tree.arch).to_string(),
+        bindgen_target: tree.arch.bindgen_target().to_string(),
         tools: tool_ids,
     };
     let plan = plan::make(&inputs, opts.clippy)?;

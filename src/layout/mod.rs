@@ -7,9 +7,10 @@
 //! the description questions ([`Layout::flags`], [`Layout::crates`] …); nothing else in rkbuild
 //! branches on which kernel it is. Adding a kernel is a new data file plus its tests.
 //!
-//! What stays code: facts of rustc itself (a flag renamed in some rustc release), facts of an
-//! architecture (`crate::arch`), and the meaning of each named flag section (`flags`), which
-//! a layout orders and switches but does not define.
+//! What stays code: facts of rustc itself (a flag renamed in some rustc release) and the meaning
+//! of each named flag section (`flags`), which a layout orders and switches but does not define.
+//! Facts of an architecture are data of their own (`templates/arch/`, `crate::arch`); where they
+//! differ between vintages, an arch description asks the layout (`flags.x86_cpu`).
 //!
 //! The serde types mirror the file one to one; [`Layout::check`] validates what serde cannot
 //! (unknown crates in `after`, templates naming unknown placeholders) so a bad file fails when
@@ -150,7 +151,8 @@ pub struct FlagsDesc {
     /// `--remap-path-prefix` of out-of-tree builds (when rustc takes `--remap-path-scope`).
     #[serde(default)]
     pub remap_path_prefix: bool,
-    /// The x86 CPU flags: `per-cpu-symbol` (MK8 …, 6.12) or `native-or-generic` (7.3).
+    /// The x86 CPU flags: `per-cpu-symbol` (MK8 …, 6.12) or `native-or-generic` (7.3); one
+    /// of [`X86_CPU`], asked by the arch descriptions' `layout_x86_cpu` gates.
     pub x86_cpu: String,
 }
 
@@ -429,6 +431,9 @@ pub const FLAG_SECTIONS: &[&str] = &[
     "krustflags",
 ];
 
+/// The answers a layout's `flags.x86_cpu` may give.
+pub const X86_CPU: &[&str] = &["per-cpu-symbol", "native-or-generic", "none"];
+
 /// A settled vintage and how it was settled.
 #[derive(Clone, Debug)]
 pub struct Resolved {
@@ -647,11 +652,7 @@ impl Layout {
             &self.flags.build_assert,
             &["bool", "choice"],
         )?;
-        one_of(
-            "flags.x86_cpu",
-            &self.flags.x86_cpu,
-            &["per-cpu-symbol", "native-or-generic", "none"],
-        )?;
+        one_of("flags.x86_cpu", &self.flags.x86_cpu, X86_CPU)?;
         one_of("target.style", &self.target.style, &["json", "builtin"])?;
         one_of(
             "analyzer.proc_macro_key",

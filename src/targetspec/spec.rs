@@ -23,22 +23,41 @@ pub struct Template {
 
 const COMMON: &str = include_str!("../../templates/targets/common.toml");
 
+/// The spec templates, by the name an arch description gives in `target.json_template`.
+const TEMPLATES: &[(&str, &str)] = &[
+    (
+        "x86_64",
+        include_str!("../../templates/targets/x86_64.toml"),
+    ),
+    ("x86", include_str!("../../templates/targets/x86.toml")),
+    ("arm64", include_str!("../../templates/targets/arm64.toml")),
+    ("arm", include_str!("../../templates/targets/arm.toml")),
+    (
+        "riscv64",
+        include_str!("../../templates/targets/riscv64.toml"),
+    ),
+    (
+        "riscv32",
+        include_str!("../../templates/targets/riscv32.toml"),
+    ),
+    (
+        "powerpc64le",
+        include_str!("../../templates/targets/powerpc64le.toml"),
+    ),
+    (
+        "loongarch64",
+        include_str!("../../templates/targets/loongarch64.toml"),
+    ),
+];
+
 fn template_text(arch: Arch) -> Result<&'static str, SpecError> {
-    Ok(match arch {
-        Arch::X86_64 => include_str!("../../templates/targets/x86_64.toml"),
-        Arch::X86 => include_str!("../../templates/targets/x86.toml"),
-        Arch::Arm64 => include_str!("../../templates/targets/arm64.toml"),
-        Arch::Arm => include_str!("../../templates/targets/arm.toml"),
-        Arch::Riscv64 => include_str!("../../templates/targets/riscv64.toml"),
-        Arch::Riscv32 => include_str!("../../templates/targets/riscv32.toml"),
-        Arch::Powerpc64 => include_str!("../../templates/targets/powerpc64le.toml"),
-        Arch::Loongarch64 => include_str!("../../templates/targets/loongarch64.toml"),
-        Arch::Powerpc | Arch::S390 => {
-            return Err(SpecError::Unsupported(format!(
-                "rkbuild has no custom target spec for {arch}: it only has a built-in rustc target\n  fix: use --target-style builtin"
-            )))
-        }
-    })
+    let name = arch.desc().target.json_template.as_deref();
+    match name.and_then(|n| TEMPLATES.iter().find(|(t, _)| *t == n)) {
+        Some((_, text)) => Ok(text),
+        None => Err(SpecError::Unsupported(format!(
+            "rkbuild has no custom target spec for {arch}: it only has a built-in rustc target\n  fix: use --target-style builtin"
+        ))),
+    }
 }
 
 fn table(v: Option<&toml::Value>) -> Spec {
@@ -77,7 +96,7 @@ pub fn template(arch: Arch) -> Result<Template, SpecError> {
 /// The RISC-V `-march` the seeds chose their spec by: `rv64ima`, FPU letters (`fd`) stripped as
 /// `$(subst fd,,$(riscv-march-y))` does, `c` iff `CONFIG_RISCV_ISA_C`.
 pub fn riscv_march(arch: Arch, cfg: &DotConfig) -> String {
-    let bits = if arch == Arch::Riscv32 { 32 } else { 64 };
+    let bits = if arch.is_64bit() { 64 } else { 32 };
     let mut m = format!("rv{bits}ima");
     if cfg.enabled("RISCV_ISA_C") {
         m.push('c');
