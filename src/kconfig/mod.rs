@@ -1,4 +1,4 @@
-//! Stage 1: the kernel configuration.
+//! Stage 2: the kernel configuration (after the toolchain: Kconfig itself probes the tools).
 //!
 //! [`dotconfig`] reads `.config`/`auto.conf` with the kernel's own rules; [`rustc_cfg`] writes
 //! `include/generated/rustc_cfg` as the kernel's kconfig does. Reading the tree's Kconfig (symbol

@@ -1,4 +1,4 @@
-//! Stage 2: the toolchain — which rustc, bindgen, clippy-driver, rustdoc, rustfmt and library
+//! Stage 1: the toolchain — which rustc, bindgen, clippy-driver, rustdoc, rustfmt and library
 //! source we are working with, and what versions they are.
 //!
 //! Every tool can be named by the environment variable Kbuild uses (`RUSTC`, `BINDGEN`,
