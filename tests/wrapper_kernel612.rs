@@ -247,6 +247,10 @@ fn kernel_612_make_through_the_wrapper() {
         std::fs::write(&stamp, &stamp_text).unwrap();
     }
 
+    // 1b. rkbuild's own plan for this make-prepared tree: every command equals the one make
+    //     recorded (helpers.o, the bindgen runs and objtool included).
+    plan_equals_make(&env, &plain);
+
     // 2. The same through the wrapper, from scratch, recording.
     // (RKBUILD_WRAP_612_KEEP=1 reuses the last wrapped build: for debugging this test only.)
     let log = wrapped.join("rustc-calls.jsonl");
@@ -626,4 +630,82 @@ fn compare_projects(ra: &Value, fl: &Value, o: &Path) {
     }
     // core, compiler_builtins, macros, build_error, ffi, bindings, uapi, kernel, 2 samples.
     assert_eq!(compared, 10, "crates compared");
+}
+
+/// `rkbuild plan` on a copy of the make-built object tree: each planned command equals the
+/// `.cmd` file make wrote for that output (paths normalised), and objtool runs where make ran it.
+fn plan_equals_make(env: &Env, plain: &Path) {
+    let copy = tempfile::tempdir().unwrap();
+    let o = copy.path().join("o");
+    let st = Command::new("cp")
+        .arg("-a")
+        .arg(plain)
+        .arg(&o)
+        .status()
+        .unwrap();
+    assert!(st.success(), "cp -a {}", plain.display());
+    let out = Command::new(env!("CARGO_BIN_EXE_rkbuild"))
+        .args(["plan", "--message-format", "json", "-S"])
+        .arg(&env.src)
+        .arg("-O")
+        .arg(&o)
+        .env("RUSTC", &env.rustc)
+        .env("RUST_LIB_SRC", &env.lib)
+        .env("BINDGEN", &env.bindgen)
+        .env("LIBCLANG_PATH", &env.libclang)
+        .env("LLVM", "-14")
+        .env_remove("KRUSTFLAGS")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "rkbuild plan: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let (ours, theirs) = (o.display().to_string(), plain.display().to_string());
+    let mut compared = 0;
+    for s in v["plan"]["steps"].as_array().unwrap() {
+        let Some(cmd) = s.get("command").filter(|c| !c.is_null()) else {
+            continue;
+        };
+        let id = s["id"].as_str().unwrap();
+        let (dir, file) = id.rsplit_once('/').unwrap();
+        let Ok(saved) = std::fs::read_to_string(plain.join(format!("{dir}/.{file}.cmd"))) else {
+            // `make prepare samples/rust/` does not build rust/exports.o.
+            assert_eq!(id, "rust/exports.o", "make recorded no command for {id}");
+            continue;
+        };
+        let line = saved
+            .lines()
+            .find_map(|l| l.split_once(" := ").map(|(_, v)| v))
+            .unwrap();
+        let want = common::parse_savedcmd(line);
+        let args: Vec<String> = cmd["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().replace(&ours, "$O"))
+            .collect();
+        let want_args: Vec<String> = want.args.iter().map(|a| a.replace(&theirs, "$O")).collect();
+        assert_eq!(
+            args, want_args,
+            "{id}: rkbuild's command differs from make's"
+        );
+        let objtool = s["post"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["kind"] == "objtool");
+        assert_eq!(
+            objtool,
+            line.contains("objtool/objtool "),
+            "{id}: objtool where make ran it"
+        );
+        compared += 1;
+    }
+    eprintln!("  rkbuild plan: {compared} commands equal to make's");
+    // 3 crates' worth of bindgen, 8 Rust crates and proc macros, helpers.o, 2 samples.
+    assert!(compared >= 14, "only {compared} commands compared");
 }
