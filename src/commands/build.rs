@@ -505,10 +505,8 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
             || Ok(toolchain::rustc_option(&rustc_path, "--remap-path-scope=macro").to_string()),
         )? == "true";
     let make_vars = MakeVars::from_env();
-    let kernel_tree = topts
-        .srctree
-        .as_deref()
-        .is_some_and(|s| is_kernel_tree(&canonical(s)));
+    let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
+    let kernel_tree = is_kernel_tree(&srctree_abs);
     let objcopy = find_objcopy(&make_vars, kernel_tree)?;
     let objcopy_id = cache.get_or(ToolCache::key("objcopy --version", &objcopy, &[]), || {
         let v = run_text(Process::new(&objcopy).arg("--version"))?;
@@ -521,9 +519,8 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     tool_ids.insert(exec::OBJCOPY_KEY.to_string(), objcopy_id);
     // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
     // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
-    let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
     let missing = missing_c_prerequisites(&tree);
-    if opts.prepare_c && is_kernel_tree(&srctree_abs) && !missing.is_empty() {
+    if opts.prepare_c && kernel_tree && !missing.is_empty() {
         let jobs = opts
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -197,11 +197,7 @@ fn make_pattern_matches(pat: &str, w: &str) -> bool {
 /// (returned second, for the template's `{gcc_extra_c_flags}`).
 fn bindgen_c_flags(inp: &Inputs, base: &Vars) -> Result<(Vec<String>, Vec<String>), PlanError> {
     let b = &inp.ctx.vintage.bindgen;
-    let pending = inp
-        .bindgen_c_flags
-        .first()
-        .is_some_and(|f| f.starts_with('<'));
-    if !inp.ctx.on("CC_IS_GCC") || pending {
+    if !inp.ctx.on("CC_IS_GCC") {
         return Ok((inp.bindgen_c_flags.clone(), vec![]));
     }
     let kept: Vec<String> = inp

@@ -142,3 +142,96 @@ pub fn oracle_paths(
             .replace(&l, "$RUST_LIB_SRC")
     }
 }
+
+/// Compares the commands of a `rkbuild plan --message-format json` output (`plan`, made for
+/// the object tree `ours`) with the `.cmd` files make wrote in its object tree `theirs`:
+/// arguments, environment, program name and objtool (where make ran it, with its arguments),
+/// with each tree's path normalised. Steps listed in `not_built_by_make` may lack a `.cmd`.
+/// Returns how many commands were compared.
+pub fn plan_equals_cmd_files(
+    plan: &serde_json::Value,
+    ours: &std::path::Path,
+    theirs: &std::path::Path,
+    not_built_by_make: &[&str],
+) -> usize {
+    let (o, t) = (ours.display().to_string(), theirs.display().to_string());
+    let strs = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_string())
+            .collect()
+    };
+    let name = |p: &str| {
+        std::path::Path::new(p)
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    };
+    let mut compared = 0;
+    for s in plan["plan"]["steps"].as_array().unwrap() {
+        let Some(cmd) = s.get("command").filter(|c| !c.is_null()) else {
+            continue;
+        };
+        let id = s["id"].as_str().unwrap();
+        let (dir, file) = id.rsplit_once('/').unwrap();
+        let Ok(saved) = std::fs::read_to_string(theirs.join(format!("{dir}/.{file}.cmd"))) else {
+            assert!(
+                not_built_by_make.contains(&id),
+                "make recorded no command for {id}"
+            );
+            continue;
+        };
+        let line = saved
+            .lines()
+            .find_map(|l| l.split_once(" := ").map(|(_, v)| v))
+            .unwrap();
+        let want = parse_savedcmd(line);
+        let args: Vec<String> = strs(&cmd["args"])
+            .iter()
+            .map(|a| a.replace(&o, "$O"))
+            .collect();
+        let want_args: Vec<String> = want.args.iter().map(|a| a.replace(&t, "$O")).collect();
+        assert_eq!(args, want_args, "{id}: arguments differ from make's");
+        let env: Vec<(String, String)> = cmd["env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p[0].as_str().unwrap().into(),
+                    p[1].as_str().unwrap().replace(&o, "$O"),
+                )
+            })
+            .collect();
+        let want_env: Vec<(String, String)> = want
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.replace(&t, "$O")))
+            .collect();
+        assert_eq!(env, want_env, "{id}: environment differs from make's");
+        assert_eq!(
+            name(cmd["program"].as_str().unwrap()),
+            name(&want.program),
+            "{id}: program"
+        );
+        let objtool = s["post"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["kind"] == "objtool");
+        match line.split_once("objtool/objtool ") {
+            Some((_, rest)) => {
+                let want: Vec<&str> = rest.split_whitespace().collect();
+                let ours = objtool.unwrap_or_else(|| panic!("{id}: make ran objtool"));
+                let mut ours = strs(&ours["args"]);
+                ours.push(id.to_string());
+                assert_eq!(ours, want, "{id}: objtool");
+            }
+            None => assert!(objtool.is_none(), "{id}: make ran no objtool"),
+        }
+        compared += 1;
+    }
+    compared
+}
