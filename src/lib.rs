@@ -18,6 +18,7 @@
 pub mod analyzer;
 pub mod arch;
 pub mod commands;
+pub mod context;
 pub mod exec;
 pub mod flags;
 pub mod fsutil;

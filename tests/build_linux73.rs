@@ -125,7 +125,7 @@ fn run(mut c: Command, what: &str) {
 }
 
 /// An arch's defconfig with the oracle's Rust options, as the kernel's make writes it.
-fn defconfig_with_rust(env: &Env, arch: &str) -> String {
+fn defconfig_with_rust(env: &Env, arch: &str, extra: &[&str]) -> String {
     let d = tempfile::tempdir().unwrap();
     let mut c = env.make(d.path(), arch);
     c.arg("defconfig");
@@ -133,7 +133,8 @@ fn defconfig_with_rust(env: &Env, arch: &str) -> String {
     let mut c = Command::new(env.src.join("scripts/config"));
     c.arg("--file")
         .arg(d.path().join(".config"))
-        .args(common::RUST_SAMPLES);
+        .args(common::RUST_SAMPLES)
+        .args(extra);
     run(c, "scripts/config");
     let mut c = env.make(d.path(), arch);
     c.arg("olddefconfig");
@@ -146,8 +147,9 @@ fn defconfig_with_rust(env: &Env, arch: &str) -> String {
     text
 }
 
-/// The kernel's own build of `config`, reused while its stamp matches.
-fn reference(env: &Env, name: &str, config: &str, drivers: &[String]) -> PathBuf {
+/// The kernel's own build of `config`, reused while its stamp matches; `extra` objects (the C
+/// parts of composites) are made when missing.
+fn reference(env: &Env, name: &str, config: &str, drivers: &[String], extra: &[String]) -> PathBuf {
     let arch = arch_of(config);
     let base = std::env::var_os("RKBUILD_REF_DIR")
         .map(PathBuf::from)
@@ -156,6 +158,11 @@ fn reference(env: &Env, name: &str, config: &str, drivers: &[String]) -> PathBuf
     let stamp = format!("{name} {}\n{}", drivers.join(" "), env.stamp(config));
     let stamp_file = dir.join(".rkbuild-ref-stamp");
     if std::fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str()) {
+        for t in extra.iter().filter(|t| !dir.join(t).is_file()) {
+            let mut c = env.make(&dir, arch);
+            c.arg(t);
+            run(c, &format!("make {t} (reference)"));
+        }
         return dir;
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -168,7 +175,10 @@ fn reference(env: &Env, name: &str, config: &str, drivers: &[String]) -> PathBuf
     c.args(["-j2", "prepare"]);
     run(c, "make -j2 prepare (reference)");
     // Single objects, one make each: given together (or with `prepare`), Kbuild may skip some.
-    for t in std::iter::once("rust/exports.o").chain(drivers.iter().map(String::as_str)) {
+    for t in std::iter::once("rust/exports.o")
+        .chain(drivers.iter().map(String::as_str))
+        .chain(extra.iter().map(String::as_str))
+    {
         let mut c = env.make(&dir, arch);
         c.arg(t);
         run(c, &format!("make {t} (reference)"));
@@ -252,7 +262,7 @@ fn linux_7_3_x86_64_rkbuild_equals_make() {
 #[test]
 fn linux_7_3_arm64_rkbuild_equals_make() {
     let env = Env::get();
-    let config = defconfig_with_rust(&env, "arm64");
+    let config = defconfig_with_rust(&env, "arm64", &[]);
     check(&env, "arm64", &config);
 }
 
@@ -268,11 +278,12 @@ fn linux_7_3_debian_config_rkbuild_equals_make() {
     check(&env, "debian-amd64", &config);
 }
 
-/// riscv64 (Rust needs Clang there: `LLVM=-22`).
+/// riscv64 (Rust needs Clang there: `LLVM=-22`), with the composite rust_print as a module (its
+/// C part gets riscv's KBUILD_CFLAGS_MODULE, a `cc-option` among them).
 #[test]
 fn linux_7_3_riscv_rkbuild_equals_make() {
     let env = Env::get();
-    let config = defconfig_with_rust(&env, "riscv");
+    let config = defconfig_with_rust(&env, "riscv", &["--module", "SAMPLE_RUST_PRINT"]);
     check(&env, "riscv", &config);
 }
 
@@ -308,8 +319,34 @@ fn check(env: &Env, name: &str, config: &str) {
         .map(|s| s["id"].as_str().unwrap().to_string())
         .collect();
     assert!(!drivers.is_empty(), "{name}: no Rust driver is enabled");
-    let refdir = reference(env, name, config, &drivers);
+    let refdir = reference(env, name, config, &drivers, &[]);
     rkbuild(env, &["build", "-S", &src, "-O", &o, "-j2"]);
+    // The C parts of composite Rust modules (rust_print_events.o): planned once the kernel's
+    // C flags are known, that is after the build prepared the C side; make builds the same.
+    let plan = rkbuild(
+        env,
+        &["plan", "--message-format", "json", "-S", &src, "-O", &o],
+    );
+    let after: serde_json::Value = serde_json::from_str(plan.lines().last().unwrap()).unwrap();
+    let c_parts: Vec<String> = after["plan"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "c" && !s["id"].as_str().unwrap().starts_with("rust/"))
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect();
+    if drivers
+        .iter()
+        .any(|d| d == "samples/rust/rust_print_main.o")
+    {
+        assert!(
+            c_parts
+                .iter()
+                .any(|c| c == "samples/rust/rust_print_events.o"),
+            "{name}: rust_print's C part is not planned: {c_parts:?}"
+        );
+    }
+    reference(env, name, config, &drivers, &c_parts);
 
     // Everything of the 7.3 layout was made.
     let made = [
@@ -350,6 +387,7 @@ fn check(env: &Env, name: &str, config: &str) {
         .iter()
         .copied()
         .chain(drivers.iter().map(String::as_str))
+        .chain(c_parts.iter().map(String::as_str))
         .collect();
 
     // The objects: the same defined symbols as make's and the same bytes (without the debug
@@ -386,12 +424,7 @@ fn check(env: &Env, name: &str, config: &str) {
     );
 
     // The commands: every step rkbuild ran equals what make recorded in its `.cmd` file.
-    let plan = rkbuild(
-        env,
-        &["plan", "--message-format", "json", "-S", &src, "-O", &o],
-    );
-    let v: serde_json::Value = serde_json::from_str(plan.lines().last().unwrap()).unwrap();
-    let compared = common::plan_equals_cmd_files(&v, obj.path(), &refdir, &[]);
+    let compared = common::plan_equals_cmd_files(&after, obj.path(), &refdir, &[]);
     eprintln!("  {name}: {compared} commands equal to make's");
     // 3 host rlibs, 3 proc macros, 9 crates, 3 bindgen runs, 5 C files, the samples.
     assert!(compared >= 25, "only {compared} commands compared");

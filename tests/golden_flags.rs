@@ -97,6 +97,7 @@ fn inputs<'a>(ctx: &'a Ctx<'a>, hostcc: &str) -> Inputs<'a> {
         hostldflags: " ".into(),
         bindgen_c_flags: vec![],
         cc: None,
+        module_c_flags: vec![],
         bindgen_target: "x86_64-linux-gnu".into(),
         tools: Default::default(),
     }

@@ -42,6 +42,10 @@ pub struct ArchDesc {
     /// KBUILD_RUSTFLAGS_MODULE: objects of modules.
     #[serde(default)]
     pub module_flags: Vec<ArchFlag>,
+    /// KBUILD_CFLAGS_MODULE: what the Makefile adds to the C flags of module objects (the C
+    /// parts of composite Rust modules), in order.
+    #[serde(default)]
+    pub module_c_flags: Vec<ArchFlag>,
 }
 
 /// How a `.config` says it is for this architecture.
@@ -110,6 +114,10 @@ pub struct ArchFlag {
     /// The layout's `flags.x86_cpu` must be this (the CPU flags of 6.12 and 7.3 differ).
     #[serde(default)]
     pub layout_x86_cpu: Option<String>,
+    /// C flags only: written `$(call cc-option,…)`, so kept only when the C compiler takes it
+    /// (asked by `toolchain::cc_option`).
+    #[serde(default)]
+    pub cc_option: bool,
 }
 
 impl ArchFlag {

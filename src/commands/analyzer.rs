@@ -13,6 +13,7 @@ use crate::analyzer::discover::{self, FoundCrate};
 use crate::analyzer::kernel::{self, KernelInputs};
 use crate::analyzer::plan as plan_graph;
 use crate::analyzer::{CrateGraph, ProcMacroKey, Role};
+use crate::context::Toolchain;
 use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::rustc_cfg;
 use crate::layout::Layout;
@@ -245,12 +246,12 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
 
     // The toolchain: one rustc run for the sysroot and proc-macro file name, while the
     // folders are walked; the version comes from the configuration when it has it.
-    let tools = t.tools.clone().with_env();
-    let rustc_name = tools.rustc.clone().unwrap_or_else(|| "rustc".into());
+    let mut tc = Toolchain::new(t.tools.clone().with_env(), &objtree);
+    let rustc_name = tc.names.rustc.clone().unwrap_or_else(|| "rustc".into());
     let rustc_path = toolchain::resolve(
         &rustc_name,
         "Rust compiler",
-        tools.rustc.as_ref().map(|_| "RUSTC"),
+        tc.names.rustc.as_ref().map(|_| "RUSTC"),
         toolchain::FIX_RUSTC,
     )?;
     let krustflags: Vec<String> = t
@@ -269,10 +270,10 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
     let (drivers, host_programs) = found?;
     let rustc_version = match configured_rustc_version(&generated_cfg) {
         Some(v) => v,
-        None => toolchain::detect_rustc(&tools)?.info.kernel_version(),
+        None => tc.rustc()?.info.kernel_version(),
     };
     let sysroot = pathlib_str(&sysroot);
-    let sysroot_src = pathlib_str(&toolchain::rust_lib_src(&tools, &sysroot));
+    let sysroot_src = pathlib_str(&toolchain::rust_lib_src(&tc.names, &sysroot));
     for c in &vintage.analyzer.sysroot_crates {
         let lib = sysroot_src.join(c).join("src/lib.rs");
         if !lib.is_file() {

@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _};
 
 use super::{canonical, config, Tree, TreeOpts};
+use crate::context::{BuildContext, Toolchain};
 use crate::exec;
 use crate::layout::Facts;
 use crate::output::{Message, Out};
 use crate::plan::{self, Plan};
 use crate::process::Process;
+use crate::toolchain;
 use crate::toolchain::kbuild_names::{kbuild_tools, MakeVars};
-use crate::toolchain::{self, FIX_BINDGEN, FIX_CLIPPY};
 
 /// Options of `build` and `plan`.
 #[derive(Clone, Debug, Default)]
@@ -304,90 +305,6 @@ fn find_objcopy(make: &MakeVars, kernel_tree: bool) -> anyhow::Result<PathBuf> {
 
 const FIX_OBJCOPY: &str = "`apt-get install llvm` (llvm-objcopy), or set OBJCOPY=/path/to/objcopy";
 
-/// What the tools said about themselves, kept in `O/.rkbuild-tools.json` and keyed by the
-/// tool binary's path, size and modification time (and the environment that changes its
-/// answer), so that a no-op build starts no process. Rustup proxies (`~/.cargo/bin`) pick
-/// their toolchain at run time and are never cached.
-#[derive(Default, serde::Serialize, serde::Deserialize)]
-struct ToolCache {
-    entries: BTreeMap<String, String>,
-    #[serde(skip)]
-    changed: bool,
-}
-
-impl ToolCache {
-    fn path(objtree: &Path) -> PathBuf {
-        objtree.join(".rkbuild-tools.json")
-    }
-
-    fn load(objtree: &Path) -> ToolCache {
-        std::fs::read(Self::path(objtree))
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default()
-    }
-
-    fn save(&self, objtree: &Path) -> anyhow::Result<()> {
-        if self.changed {
-            crate::fsutil::write_if_changed(
-                &Self::path(objtree),
-                &serde_json::to_vec_pretty(self)?,
-            )?;
-        }
-        Ok(())
-    }
-
-    /// The key of a tool binary, `None` when it must not be cached.
-    fn key(what: &str, tool: &Path, env: &[&str]) -> Option<String> {
-        let real = std::fs::canonicalize(tool).ok()?;
-        let shown = tool.display().to_string();
-        if shown.contains("/.cargo/bin/") || real.file_name()? == "rustup" {
-            return None;
-        }
-        let m = std::fs::metadata(&real).ok()?;
-        let mtime = m
-            .modified()
-            .ok()?
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?
-            .as_nanos();
-        let mut k = format!("{what} {} {} {mtime}", real.display(), m.len());
-        for e in env {
-            k.push_str(&format!(" {e}={}", std::env::var(e).unwrap_or_default()));
-        }
-        Some(k)
-    }
-
-    fn get_or(
-        &mut self,
-        key: Option<String>,
-        f: impl FnOnce() -> anyhow::Result<String>,
-    ) -> anyhow::Result<String> {
-        if let Some(v) = key.as_ref().and_then(|k| self.entries.get(k)) {
-            return Ok(v.clone());
-        }
-        let v = f()?;
-        if let Some(k) = key {
-            self.entries.insert(k, v.clone());
-            self.changed = true;
-        }
-        Ok(v)
-    }
-}
-
-fn run_text(p: Process) -> anyhow::Result<String> {
-    let out = p.output()?;
-    if !out.success() {
-        bail!(
-            "`{p}` failed with exit code {}:\n{}{}",
-            out.status.code().unwrap_or(-1),
-            out.stdout,
-            out.stderr.trim_end()
-        );
-    }
-    Ok(out.stdout)
-}
-
 /// Everything `build` needs, detected.
 pub struct Prepared {
     pub tree: Tree,
@@ -407,129 +324,48 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     if topts.srctree.is_none() {
         topts.srctree = Some(PathBuf::from("."));
     }
-    let mut tree = Tree::open(&topts)?;
-    tree.require_rust()?;
-    let tools = topts.tools.clone().with_env();
-    std::fs::create_dir_all(&tree.objtree)
-        .with_context(|| format!("cannot create `{}`", tree.objtree.display()))?;
-    let mut cache = ToolCache::load(&tree.objtree);
+    let mut bc = BuildContext::open(&topts)?;
+    bc.tree.require_rust()?;
+    std::fs::create_dir_all(&bc.tree.objtree)
+        .with_context(|| format!("cannot create `{}`", bc.tree.objtree.display()))?;
 
     // rustc: what it is, and whether it is new enough for this tree.
-    let (rustc_name, via) = match &tools.rustc {
-        Some(n) => (n.clone(), Some("RUSTC")),
-        None => ("rustc".to_string(), None),
-    };
-    let rustc_path = toolchain::resolve(&rustc_name, "Rust compiler", via, toolchain::FIX_RUSTC)?;
-    let vv = cache.get_or(ToolCache::key("rustc -vV", &rustc_path, &[]), || {
-        run_text(Process::new(&rustc_path).arg("-vV"))
-    })?;
-    let rustc_info = toolchain::version::parse_rustc_vv(&vv)?;
-    let min = tree.minimums()?;
-    if rustc_info.version < min.rustc {
-        bail!(
-            "Rust compiler `{}` is too old: {} found, {} needed (from {})\n  fix: {}",
-            rustc_path.display(),
-            rustc_info.version,
-            min.rustc,
-            min.source,
-            toolchain::FIX_RUSTC
-        );
-    }
-    // The sysroot only when RUST_LIB_SRC does not say where the library is: a no-op build
-    // through a rustup proxy (never cached) must not pay for it.
-    let (sysroot, lib_src) = match &tools.rust_lib_src {
-        Some(l) => (None, l.clone()),
-        None => {
-            let key = ToolCache::key("rustc --print sysroot", &rustc_path, &[])
-                .map(|k| format!("{k} {}", tree.krustflags.join(" ")));
-            let sysroot = PathBuf::from(cache.get_or(key, || {
-                Ok(toolchain::sysroot(&rustc_path, &tree.krustflags)?
-                    .display()
-                    .to_string())
-            })?);
-            let lib = toolchain::rust_lib_src(&tools, &sysroot);
-            (Some(sysroot), lib)
-        }
-    };
+    let rustc = bc.rustc()?;
+    let (sysroot, lib_src) = bc.toolchain.rust_lib_src(&bc.tree.krustflags)?;
     toolchain::check_rust_lib_src(&lib_src)?;
-
     // bindgen and the libclang it loads.
-    let bindgen_name = tools.bindgen.clone().unwrap_or_else(|| "bindgen".into());
-    let bindgen_path = toolchain::resolve(
-        &bindgen_name,
-        "Rust bindings generator",
-        tools.bindgen.as_ref().map(|_| "BINDGEN"),
-        FIX_BINDGEN,
-    )?;
-    let key = ToolCache::key("bindgen", &bindgen_path, &["LIBCLANG_PATH"]);
-    let bindgen_id = cache.get_or(key, || {
-        let b = toolchain::detect_bindgen(&toolchain::ToolNames {
-            bindgen: Some(bindgen_path.display().to_string()),
-            ..Default::default()
-        })?;
-        if let Err(why) = &b.info.libclang {
-            bail!(
-                "bindgen `{}` cannot run: {why}\n  fix: set LIBCLANG_PATH to the folder holding libclang.so (e.g. /usr/lib/llvm-14/lib)",
-                b.path.display()
-            );
-        }
-        Ok(serde_json::to_string(&b.info)?)
-    })?;
+    let (bindgen_path, bindgen_id) = bc.toolchain.bindgen()?;
     let mut tool_ids = BTreeMap::new();
-    let rustc_path_s = rustc_path.display().to_string();
-    tool_ids.insert(rustc_path_s.clone(), serde_json::to_string(&rustc_info)?);
+    let rustc_path_s = rustc.path.display().to_string();
+    tool_ids.insert(rustc_path_s.clone(), serde_json::to_string(&rustc.info)?);
     let bindgen_path_s = bindgen_path.display().to_string();
     tool_ids.insert(bindgen_path_s.clone(), bindgen_id);
     let clippy_driver = if opts.clippy {
-        let c = toolchain::detect_simple(
-            tools.clippy_driver.as_deref(),
-            "clippy-driver",
-            "clippy",
-            "clippy-driver",
-            "CLIPPY_DRIVER",
-            FIX_CLIPPY,
-        )?;
-        let p = c.path.display().to_string();
-        let vv = Process::new(&c.path).arg("-vV").output()?;
-        tool_ids.insert(p.clone(), format!("{} / {}", c.info, vv.stdout.trim()));
+        let (p, id) = bc.toolchain.clippy_driver()?;
+        tool_ids.insert(p.clone(), id);
         Some(p)
     } else {
         None
     };
-    // 7.3 remaps source paths in out-of-tree builds when rustc takes `--remap-path-scope`:
-    // asked once per rustc binary, like its version.
-    let has_remap = tree.vintage.has_section("remap-path-prefix")
-        && tree.out_of_srctree()
-        && cache.get_or(
-            ToolCache::key("rustc-option --remap-path-scope=macro", &rustc_path, &[]),
-            || Ok(toolchain::rustc_option(&rustc_path, "--remap-path-scope=macro").to_string()),
-        )? == "true";
+    // 7.3 remaps source paths in out-of-tree builds when rustc takes `--remap-path-scope`.
+    let has_remap = bc.has_remap()?;
     let make_vars = MakeVars::from_env();
     let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
     let kernel_tree = is_kernel_tree(&srctree_abs);
     let objcopy = find_objcopy(&make_vars, kernel_tree)?;
-    let objcopy_id = cache.get_or(ToolCache::key("objcopy --version", &objcopy, &[]), || {
-        let v = run_text(Process::new(&objcopy).arg("--version"))?;
-        Ok(format!(
-            "{} {}",
-            objcopy.display(),
-            v.lines().next().unwrap_or_default()
-        ))
-    })?;
+    let objcopy_id = bc.toolchain.version_line("objcopy", &objcopy)?;
     tool_ids.insert(exec::OBJCOPY_KEY.to_string(), objcopy_id);
-    // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
-    // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
-    let missing = missing_c_prerequisites(&tree);
+    let missing = missing_c_prerequisites(&bc.tree);
     if opts.prepare_c && kernel_tree && !missing.is_empty() {
         let jobs = opts
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         make_c_side(
-            &tree,
+            &bc.tree,
             &srctree_abs,
             &missing,
             &MakeTools {
-                rustc: &rustc_path,
+                rustc: &rustc.path,
                 bindgen: &bindgen_path,
                 lib_src: &lib_src,
                 jobs,
@@ -537,11 +373,13 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
             &make_vars,
         )?;
         // make's syncconfig may have updated the configuration: read it again.
-        tree = Tree::open(&topts)?;
-        tree.require_rust()?;
+        bc.reread(&topts)?;
+        bc.tree.require_rust()?;
     }
-    let warnings = tree.warnings();
-    let gen = config::generate(&tree, &rustc_info, has_remap)?;
+    // Every tool is there: now write rustc_cfg, the flags and the target spec (each only if
+    // its content changed, so a no-op build touches nothing), as `rkbuild config` does.
+    let warnings = bc.tree.warnings();
+    let gen = config::generate(&bc.tree, &rustc.info, has_remap)?;
     let mut files = vec![];
     for (path, bytes) in &gen.files {
         let status = crate::fsutil::write_if_changed(path, bytes)?;
@@ -550,28 +388,38 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
             status,
         });
     }
-    cache.save(&tree.objtree)?;
     let report = config::ConfigReport {
         kconfig_checked: false,
-        vintage: tree.vintage,
-        vintage_source: tree.vintage_source.clone(),
-        arch: tree.arch,
-        rustc: rustc_info.clone(),
-        rustc_path: rustc_path.clone(),
-        config: tree.cfg.path.clone(),
+        vintage: bc.tree.vintage,
+        vintage_source: bc.tree.vintage_source.clone(),
+        arch: bc.tree.arch,
+        rustc: rustc.info.clone(),
+        rustc_path: rustc.path.clone(),
+        config: bc.tree.cfg.path.clone(),
         kernel_flags: gen.kernel_flags,
         module_flags: gen.module_flags,
         files,
         warnings,
     };
-    let objtree_abs = canonical(&tree.objtree);
-    let ctx = tree.ctx(&rustc_info, has_remap);
+    let objtree_abs = canonical(&bc.tree.objtree);
+    let BuildContext {
+        tree,
+        mut toolchain,
+    } = bc;
+    let ctx = tree.ctx(&rustc.info, has_remap);
     let cflags = bindgen_c_flags(&tree, &ctx.srctree, &ctx)?;
     // Proc macros link with the host C compiler Kbuild picks (`LLVM=-22` → clang-22).
     let hostcc = opts
         .hostcc
         .clone()
         .unwrap_or_else(|| kbuild_tools(&make_vars).hostcc);
+    // rust/'s C files only with the kernel's own C flags, as make recorded them.
+    let cc = cflags.recorded.then(|| kbuild_tools(&make_vars).cc);
+    let module_c_flags = match &cc {
+        Some(cc) => module_c_flags(&ctx, cc, &cflags.flags, &mut toolchain)?,
+        None => vec![],
+    };
+    toolchain.save(&tree.objtree)?;
     let inputs = plan::Inputs {
         ctx: &ctx,
         srctree: &srctree_abs,
@@ -584,8 +432,8 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         hostcc,
         hostldflags: " ".into(),
         bindgen_c_flags: cflags.flags.clone(),
-        // rust/'s C files only with the kernel's own C flags, as make recorded them.
-        cc: cflags.recorded.then(|| kbuild_tools(&make_vars).cc),
+        cc,
+        module_c_flags,
         bindgen_target: tree.arch.bindgen_target().to_string(),
         tools: tool_ids,
     };
@@ -636,4 +484,26 @@ pub fn run(opts: &BuildOpts, out: Out) -> anyhow::Result<exec::Summary> {
     )
     .map_err(anyhow::Error::new)?;
     Ok(summary)
+}
+
+/// The arch's KBUILD_CFLAGS_MODULE additions for this configuration, each `cc-option` asked
+/// of the kernel's C compiler (with the target flags of the recorded C flags).
+fn module_c_flags(
+    ctx: &crate::flags::Ctx,
+    cc: &str,
+    recorded: &[String],
+    toolchain: &mut Toolchain,
+) -> anyhow::Result<Vec<String>> {
+    let target: Vec<String> = recorded
+        .iter()
+        .filter(|f| f.starts_with("--target=") || f.starts_with("-m"))
+        .cloned()
+        .collect();
+    let mut out = vec![];
+    for (flag, probe) in crate::targetspec::module_c_flags(ctx) {
+        if !probe || toolchain.cc_option(cc, &target, &flag)? {
+            out.push(flag);
+        }
+    }
+    Ok(out)
 }

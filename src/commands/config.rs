@@ -6,15 +6,14 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _};
 
-use super::{rustc_for, Tree, TreeOpts};
+use super::{BuildContext, Tree, TreeOpts};
 use crate::flags::{self, Flag, ObjKind};
 use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::eval::Eval;
-use crate::kconfig::session::Session;
 use crate::kconfig::tree::has_kconfig;
 use crate::kconfig::{dotconfig, rustc_cfg, SymType};
 use crate::targetspec;
-use crate::toolchain::{self, RustcInfo};
+use crate::toolchain::RustcInfo;
 use crate::tree::{Arch, Vintage};
 
 /// What `config` produced.
@@ -184,13 +183,12 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<ConfigReport> {
 /// [`run`] with `--target-style json|builtin`.
 pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<ConfigReport> {
     let style = style.map(targetspec::TargetStyle::parse).transpose()?;
-    let mut tree = Tree::open(opts)?;
-    let tools = opts.tools.clone().with_env();
+    let mut bc = BuildContext::open(opts)?;
     // The tree's Kconfig: types, defaults and dependencies of the Rust options.
     let mut kc_warnings = vec![];
     // A Kconfig rkbuild cannot read does not stop `config`: it goes on unchecked, and says why.
-    let kconfig = match tree.srctree.clone().filter(|s| has_kconfig(s)) {
-        Some(src) => match Session::open(&src, tree.arch.srcarch(), &tools) {
+    let kconfig = match bc.tree.srctree.clone().filter(|s| has_kconfig(s)) {
+        Some(src) => match bc.kconfig(&src) {
             Ok(s) => Some(s),
             Err(e) => {
                 kc_warnings.push(format!(
@@ -202,14 +200,14 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
         None => None,
     };
     if let Some(session) = &kconfig {
-        let user = tree.cfg.clone();
+        let user = bc.tree.cfg.clone();
         let ev = Eval::new(&session.kc, &user, &session.x);
         let checks = ev.rust_checks();
         session.x.save();
         if !checks.contradictions.is_empty() {
             bail!(
                 "contradictory Rust options in {}:\n  {}\n  fix: keep one of them set to y (`make menuconfig` shows the choice)",
-                tree.cfg.path.display(),
+                bc.tree.cfg.path.display(),
                 checks.contradictions.join("\n  ")
             );
         }
@@ -217,35 +215,34 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
         for (name, value, at) in checks.filled {
             kc_warnings.push(format!(
                 "CONFIG_{name} is missing from {} (an older .config?): using its Kconfig default {value} ({at})",
-                tree.cfg.path.display()
+                bc.tree.cfg.path.display()
             ));
-            tree.cfg
+            bc.tree
+                .cfg
                 .entries
                 .insert(name, dotconfig::Entry { value, line: 0 });
         }
     } else if kc_warnings.is_empty() {
         kc_warnings.push(format!(
             "no Kconfig to check {} against ({}): Rust options are used as written, unchecked; a hex value without 0x keeps its spelling",
-            tree.cfg.path.display(),
-            match &tree.srctree {
+            bc.tree.cfg.path.display(),
+            match &bc.tree.srctree {
                 Some(s) => format!("{} has no Kconfig", s.display()),
                 None => "pass --srctree to check".into(),
             }
         ));
     }
-    tree.require_rust()?;
-    let mut warnings = tree.warnings();
+    bc.tree.require_rust()?;
+    let mut warnings = bc.tree.warnings();
     warnings.extend(kc_warnings);
-    let rustc = rustc_for(&tree, &tools)?;
+    let rustc = bc.rustc()?;
     warnings.extend(crate::kconfig::sync_toolchain_symbols(
-        &mut tree.cfg,
+        &mut bc.tree.cfg,
         &rustc.info,
     ));
-    let has_remap = tree.vintage.has_section("remap-path-prefix")
-        && tree.out_of_srctree()
-        && toolchain::rustc_option(&rustc.path, "--remap-path-scope=macro");
+    let has_remap = bc.has_remap()?;
     let types = |name: &str| kconfig.as_ref().and_then(|k| k.kc.sym_type(name));
-    let gen = generate_with(&tree, &rustc.info, has_remap, style, &types)?;
+    let gen = generate_with(&bc.tree, &rustc.info, has_remap, style, &types)?;
     let mut files = vec![];
     for (path, bytes) in &gen.files {
         let status = write_if_changed(path, bytes)?;
@@ -256,12 +253,12 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
     }
     Ok(ConfigReport {
         kconfig_checked: kconfig.is_some(),
-        vintage: tree.vintage,
-        vintage_source: tree.vintage_source.clone(),
-        arch: tree.arch,
+        vintage: bc.tree.vintage,
+        vintage_source: bc.tree.vintage_source.clone(),
+        arch: bc.tree.arch,
         rustc: rustc.info,
         rustc_path: rustc.path,
-        config: tree.cfg.path.clone(),
+        config: bc.tree.cfg.path.clone(),
         kernel_flags: gen.kernel_flags,
         module_flags: gen.module_flags,
         files,

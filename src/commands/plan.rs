@@ -87,10 +87,13 @@ pub fn print(plan: &Plan, cflags: &super::build::CFlags, out: Out) {
         }
     }
     for s in &plan.skipped {
-        println!(
-            "  {:<7} {}  (CONFIG_{} is not set; {})",
-            "SKIP", s.obj, s.symbol, s.listed_at
-        );
+        match &s.why {
+            Some(why) => println!("  {:<7} {}  ({why}; {})", "SKIP", s.obj, s.listed_at),
+            None => println!(
+                "  {:<7} {}  (CONFIG_{} is not set; {})",
+                "SKIP", s.obj, s.symbol, s.listed_at
+            ),
+        }
     }
     println!("bindgen C flags: {}", cflags.source);
 }

@@ -3,7 +3,7 @@
 
 use anyhow::bail;
 
-use super::{Tree, TreeOpts};
+use super::{BuildContext, Tree, TreeOpts};
 use crate::kconfig::eval::Eval;
 use crate::kconfig::explain::Why;
 use crate::kconfig::session::Session;
@@ -45,15 +45,14 @@ pub struct AllReport {
 }
 
 fn open(opts: &TreeOpts) -> anyhow::Result<(Tree, Session)> {
-    let tree = Tree::open(opts)?;
-    let Some(srctree) = tree.srctree.clone().filter(|s| has_kconfig(s)) else {
+    let mut bc = BuildContext::open(opts)?;
+    let Some(srctree) = bc.tree.srctree.clone().filter(|s| has_kconfig(s)) else {
         bail!(
             "`rkbuild why` needs the kernel source tree to read its Kconfig\n  fix: pass --srctree (-S) pointing at the top of the kernel tree"
         );
     };
-    let tools = opts.tools.clone().with_env();
-    let session = Session::open(&srctree, tree.arch.srcarch(), &tools)?;
-    Ok((tree, session))
+    let session = bc.kconfig(&srctree)?;
+    Ok((bc.tree, session))
 }
 
 /// Evaluates the whole tree for the `.config` (what `make olddefconfig` computes).

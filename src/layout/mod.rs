@@ -71,6 +71,9 @@ pub struct Layout {
     /// Files of `rust/` made by the kernel's C compiler, in order.
     #[serde(rename = "c_run", default)]
     pub c_runs: Vec<CRun>,
+    /// `cmd_cc_o_c` for the C parts of composite Rust modules, where the layout builds them.
+    #[serde(default)]
+    pub c_part: Option<CPartDesc>,
     /// Configurations rkbuild does not build yet, with why.
     #[serde(rename = "refuse", default)]
     pub refusals: Vec<Gated<String>>,
@@ -289,6 +292,34 @@ pub struct CRun {
     pub tag: String,
     #[serde(default)]
     pub when: When,
+}
+
+/// How Kbuild compiles a C file of a folder (`cmd_cc_o_c`, c_flags of Makefile.lib), for the
+/// C parts of composite Rust modules (`rust_print-y := rust_print_main.o rust_print_events.o`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CPartDesc {
+    /// The arguments after the compiler: `{depfile_flag}`, `{c_flags}`, `{modfile_flag}`,
+    /// `{out_stem}`, `{modname}`, `{output}`, `{input}` …
+    pub args: Vec<String>,
+    /// `.foo.o.d` beside the object: `{dir}`, `{out_stem}`.
+    pub depfile: String,
+    /// Kbuild's `$(src)` of a folder in an `O=` build (`{srctree}/{dir}`).
+    pub src: String,
+    /// `-DKBUILD_MODFILE=…` (modfile_flags): built-in objects only.
+    pub modfile_flag: Vec<String>,
+    /// KBUILD_CFLAGS_MODULE of the top Makefile (the arch's additions are the arch's).
+    pub module_c_flags: Vec<String>,
+    /// The folder variable that turns [`Layout::kernel_object_c_flags`] off for a folder
+    /// (`UBSAN_SANITIZE := n`) or, with `_<stem>.o`, for one object.
+    pub sanitize_var: String,
+    /// Symbols whose per-object flags are not data yet: with one of them set, C parts are not
+    /// compiled (and the plan says why).
+    #[serde(default)]
+    pub refuse_config: Vec<String>,
+    /// A composite's C parts are compiled when it has at most this many per Rust part: a Rust
+    /// module with a C helper file, not a C subsystem with one Rust file (drm).
+    pub max_c_per_rust: usize,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -89,8 +89,9 @@ pub(super) fn with_drivers(
 ) -> anyhow::Result<Plan> {
     let ctx = inp.ctx;
     let check = check_build_error(inp);
-    let (drivers, skipped) = super::kbuild::scan(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
-    for d in drivers {
+    let walk = super::kbuild::walk(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
+    let mut skipped = walk.skipped;
+    for d in walk.drivers {
         let mut s = driver_step(inp, &d.obj, &d.src, &d.modfile, d.kind, clippy)?;
         s.config = d.symbol.clone();
         s.post.extend(check.clone());
@@ -98,6 +99,11 @@ pub(super) fn with_drivers(
         s.post
             .extend(objtool(inp, module, module && d.composite.is_none()));
         steps.push(s);
+    }
+    for comp in &walk.composites {
+        let (c, left) = super::c_parts::steps(inp, comp)?;
+        steps.extend(c);
+        skipped.extend(left);
     }
 
     Ok(Plan {

@@ -10,6 +10,7 @@
 //! ([`graph`]) resolves the crates to steps, rejects unknown ones and cycles, and orders the
 //! steps so every step comes after what it needs.
 
+mod c_parts;
 mod drivers;
 mod graph;
 pub mod kbuild;
@@ -229,6 +230,9 @@ pub struct Inputs<'a> {
     /// The kernel's C compiler, and whether `bindgen_c_flags` are the kernel's own (recorded
     /// by make): only then are `rust/`'s C files compiled.
     pub cc: Option<String>,
+    /// What the arch adds to the C flags of module objects (KBUILD_CFLAGS_MODULE after
+    /// `-DMODULE`), its `cc-option`s already asked of `cc`.
+    pub module_c_flags: Vec<String>,
     pub tools: BTreeMap<String, String>,
 }
 
@@ -394,6 +398,7 @@ mod tests {
             hostldflags: " ".into(),
             bindgen_c_flags: vec!["-D__KERNEL__".into()],
             cc: None,
+            module_c_flags: vec![],
             bindgen_target: "x86_64-linux-gnu".into(),
             tools: BTreeMap::new(),
         }

@@ -131,6 +131,19 @@ pub fn modkern_arch_flags(ctx: &Ctx, kind: ObjKind) -> Vec<Flag> {
     Reader::of(ctx).read(entries)
 }
 
+/// What the arch Makefile adds to the C flags of module objects (KBUILD_CFLAGS_MODULE), each
+/// with whether it is a `cc-option` (kept only when the C compiler takes it).
+pub fn module_c_flags(ctx: &Ctx) -> Vec<(String, bool)> {
+    let r = Reader::of(ctx);
+    let mut out = vec![];
+    for e in ctx.arch.desc().module_c_flags.iter().filter(|e| r.holds(e)) {
+        for a in &e.args {
+            out.push((fill(a, |n| r.value(n)), e.cc_option));
+        }
+    }
+    out
+}
+
 /// The built-in target and flags for an arch (`--target-style builtin`: rkbuild's choice of a
 /// built-in rustc target, without the Makefile's context).
 pub fn builtin_flags(

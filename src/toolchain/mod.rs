@@ -284,6 +284,22 @@ pub fn minimums(
     })
 }
 
+/// Kbuild's `cc-option`: whether the C compiler takes `flag` (with `-Werror`, so a warning
+/// about it counts as no), compiling an empty file with `base` (the target's flags).
+pub fn cc_option(cc: &str, base: &[String], flag: &str) -> bool {
+    let Ok(dir) = tempfile::tempdir() else {
+        return false;
+    };
+    Process::new(cc)
+        .arg("-Werror")
+        .args(base)
+        .args([flag, "-c", "-x", "c", "/dev/null", "-o"])
+        .arg(dir.path().join("probe.o"))
+        .output()
+        .map(|o| o.success())
+        .unwrap_or(false)
+}
+
 /// Kbuild's `rustc-option`: whether rustc accepts `flag`, tried on an empty `no_core` crate.
 pub fn rustc_option(rustc: &Path, flag: &str) -> bool {
     let Ok(dir) = tempfile::tempdir() else {

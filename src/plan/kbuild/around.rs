@@ -39,6 +39,11 @@ pub struct Kbuild<'c> {
     dir: String,
     /// rustc's version as Kbuild numbers it (1.85.0 → 108500), for `rustc-min-version`.
     rustc_version: Option<u64>,
+    /// Kbuild's `$(src)` and `$(srctree)` as commands spell them, where flags are read (the
+    /// walk itself reads paths relative to the source tree).
+    paths: Option<(String, String)>,
+    /// Further variables that are empty when unset (`CFLAGS_foo.o`), where flags are read.
+    empty_unset: Vec<String>,
 }
 
 impl<'c> Kbuild<'c> {
@@ -48,6 +53,25 @@ impl<'c> Kbuild<'c> {
             cfg: Some(cfg),
             dir: dir.to_string(),
             rustc_version: None,
+            paths: None,
+            empty_unset: vec![],
+        }
+    }
+
+    /// A folder read for its C flags: `$(src)` and `$(srctree)` as commands spell them, and
+    /// `empty_unset` (per-object variables such as `CFLAGS_foo.o`) empty when unset, as make
+    /// has them.
+    pub fn flags_of(
+        cfg: &'c DotConfig,
+        dir: &str,
+        src: &str,
+        srctree: &str,
+        empty_unset: Vec<String>,
+    ) -> Self {
+        Kbuild {
+            paths: Some((src.to_string(), srctree.to_string())),
+            empty_unset,
+            ..Kbuild::folder(cfg, dir)
         }
     }
 
@@ -58,6 +82,8 @@ impl<'c> Kbuild<'c> {
             cfg: None,
             dir: dir.to_string(),
             rustc_version: Some(rustc_version),
+            paths: None,
+            empty_unset: vec![],
         }
     }
 
@@ -79,6 +105,11 @@ impl<'c> Kbuild<'c> {
 
 impl Around for Kbuild<'_> {
     fn fixed(&self, name: &str) -> Option<String> {
+        match (name, &self.paths) {
+            ("src", Some((src, _))) => return Some(src.clone()),
+            ("srctree", Some((_, srctree))) => return Some(srctree.clone()),
+            _ => {}
+        }
         match name {
             "obj" | "src" => {
                 return Some(match self.dir.strip_suffix('/') {
@@ -99,7 +130,7 @@ impl Around for Kbuild<'_> {
     }
 
     fn is_list(&self, name: &str) -> bool {
-        is_list_name(name)
+        is_list_name(name) || self.empty_unset.iter().any(|n| n == name)
     }
 
     fn call(&self, name: &str, args: &[String]) -> Option<String> {

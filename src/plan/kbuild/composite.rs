@@ -65,6 +65,7 @@ pub(super) fn object(
                 obj,
                 symbol: symbol.unwrap_or_default(),
                 listed_at: it.loc.at.clone(),
+                why: None,
             }),
         }
         return found;
@@ -104,6 +105,7 @@ pub(super) fn object(
             obj,
             symbol: symbol.unwrap_or_default(),
             listed_at: at,
+            why: None,
         });
     }
     let Some(kind) = kind else { return found };

@@ -78,6 +78,9 @@ pub struct Skipped {
     pub obj: String,
     pub symbol: String,
     pub listed_at: String,
+    /// Why it is left out, when not for its symbol (a C part rkbuild does not compile).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 /// Everything a walk of the makefiles found.

@@ -18,11 +18,13 @@
 //! or a composite (`composite`).
 
 pub mod around;
+mod cflags;
 mod composite;
 mod found;
 mod hidden;
 mod walker;
 
+pub use cflags::{filter_out, folder_c_flags, FolderCFlags, Spelling};
 pub use found::{Composite, DriverObj, KbuildError, Part, PartLang, Skipped, Walk};
 pub use walker::{scan, walk};
 
