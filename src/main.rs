@@ -190,6 +190,10 @@ struct BuildArgs {
     /// The host C compiler proc macros are linked with [env: HOSTCC; default: cc].
     #[arg(long, value_name = "CC")]
     hostcc: Option<String>,
+    /// An external module folder (Kbuild's M=): build its Rust objects against the kernel in
+    /// --objtree, then its .ko through the kernel's modpost and link.
+    #[arg(short = 'M', long, value_name = "DIR")]
+    extmod: Option<PathBuf>,
 }
 
 impl BuildArgs {
@@ -200,6 +204,7 @@ impl BuildArgs {
             clippy: self.clippy,
             hostcc: self.hostcc,
             prepare_c: false,
+            extmod: self.extmod,
         }
     }
 }
@@ -429,7 +434,10 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
         Command::Build { tree, build } => {
             let mut opts = build.opts(tree);
             opts.prepare_c = true;
-            let summary = commands::build::run(&opts, out)?;
+            let summary = match &opts.extmod {
+                Some(dir) => commands::extmod::run(&opts, dir, out)?,
+                None => commands::build::run(&opts, out)?,
+            };
             out.say(Message::Finished {
                 built: summary.built,
                 fresh: summary.fresh,
@@ -440,7 +448,19 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Plan { tree, build } => {
-            let (plan, cflags) = commands::plan::run(&build.opts(tree))?;
+            let opts = build.opts(tree);
+            if let Some(dir) = &opts.extmod {
+                let p = commands::extmod::prepare(&opts, dir)?;
+                if out.json() {
+                    out.message(
+                        &serde_json::json!({"reason": "plan", "plan": p.plan, "extmod": p.ext}),
+                    );
+                } else {
+                    commands::plan::print_steps(&p.plan, out);
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            let (plan, cflags) = commands::plan::run(&opts)?;
             if out.json() {
                 out.message(
                     &serde_json::json!({"reason": "plan", "plan": plan, "bindgen_c_flags": cflags}),

@@ -188,6 +188,7 @@ mod tests {
             build_assert: BuildAssert::Allow,
             steps,
             skipped: vec![],
+            prebuilt: vec![],
             tools: BTreeMap::new(),
         }
     }

@@ -28,6 +28,8 @@ pub struct BuildOpts {
     /// Run the kernel's make for the C side rkbuild needs when the object tree lacks it
     /// (`build`); `plan` only says the C flags are pending.
     pub prepare_c: bool,
+    /// An external module folder (`M=`), built against the object tree.
+    pub extmod: Option<PathBuf>,
 }
 
 /// Where the bindgen C flags came from.
@@ -148,18 +150,8 @@ fn make_c_side(
     if config != objtree.join(".config") {
         p = p.arg(format!("KCONFIG_CONFIG={}", config.display()));
     }
-    for (k, v) in [
-        ("LLVM", &vars.llvm),
-        ("CROSS_COMPILE", &vars.cross_compile),
-        ("CC", &vars.cc),
-        ("HOSTCC", &vars.hostcc),
-        ("LD", &vars.ld),
-        ("NM", &vars.nm),
-        ("OBJCOPY", &vars.objcopy),
-    ] {
-        if let Some(v) = v {
-            p = p.arg(format!("{k}={v}"));
-        }
+    for (k, v) in vars.given() {
+        p = p.arg(format!("{k}={v}"));
     }
     if !tree.krustflags.is_empty() {
         p = p.arg(format!("KRUSTFLAGS={}", tree.krustflags.join(" ")));
@@ -286,7 +278,7 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
     })
 }
 
-fn find_objcopy(make: &MakeVars, kernel_tree: bool) -> anyhow::Result<PathBuf> {
+pub(super) fn find_objcopy(make: &MakeVars, kernel_tree: bool) -> anyhow::Result<PathBuf> {
     // A kernel tree gets the objcopy its Makefile names (GNU objcopy without LLVM=); a tree
     // without Kbuild (the example) takes whichever llvm-objcopy is there.
     if kernel_tree || make.objcopy.is_some() || make.llvm.is_some() {

@@ -6,6 +6,7 @@ pub mod analyzer;
 pub mod build;
 pub mod config;
 pub mod doctor;
+pub mod extmod;
 pub mod log;
 pub mod plan;
 pub mod rustc;

@@ -13,6 +13,12 @@ pub fn run(opts: &BuildOpts) -> anyhow::Result<(Plan, super::build::CFlags)> {
 
 /// The human form: one Kbuild-style line per step, with what it is built from.
 pub fn print(plan: &Plan, cflags: &super::build::CFlags, out: Out) {
+    print_steps(plan, out);
+    println!("bindgen C flags: {}", cflags.source);
+}
+
+/// The steps and what was skipped, one Kbuild-style line each.
+pub fn print_steps(plan: &Plan, out: Out) {
     println!(
         "kernel {} / {}: {} steps (build_error {})",
         plan.vintage,
@@ -95,5 +101,4 @@ pub fn print(plan: &Plan, cflags: &super::build::CFlags, out: Out) {
             ),
         }
     }
-    println!("bindgen C flags: {}", cflags.source);
 }

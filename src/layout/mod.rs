@@ -74,6 +74,9 @@ pub struct Layout {
     /// `cmd_cc_o_c` for the C parts of composite Rust modules, where the layout builds them.
     #[serde(default)]
     pub c_part: Option<CPartDesc>,
+    /// How Kbuild builds an external module (`M=`), where the layout knows it.
+    #[serde(default)]
+    pub extmod: Option<ExtmodDesc>,
     /// Configurations rkbuild does not build yet, with why.
     #[serde(rename = "refuse", default)]
     pub refusals: Vec<Gated<String>>,
@@ -292,6 +295,30 @@ pub struct CRun {
     pub tag: String,
     #[serde(default)]
     pub when: When,
+}
+
+/// How Kbuild spells and finishes an external module's build (`make M=DIR`). Placeholders:
+/// `{extmod}` (the module folder, absolute), `{objtree_abs}`, `{srctree}`, `{file}` (an object
+/// of the module's top folder, `foo.o`), `{part}`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtmodDesc {
+    /// Where the commands run (make's working directory while it compiles).
+    pub workdir: String,
+    /// How `$(objtree)` is spelled in the commands.
+    pub objtree: String,
+    /// `$(obj)` of the module's top folder.
+    pub obj: String,
+    /// The crate root (`$<`) of a top-folder source `{file}`.
+    pub src: String,
+    /// One line of `modules.order` for module `{file}`.
+    pub order_line: String,
+    /// One line of `foo.mod` for part `{part}`.
+    pub mod_line: String,
+    /// Where make runs modpost and the final link, and its arguments: the compile phase (the
+    /// build folder) is given to `-o`, so make takes rkbuild's objects as they are.
+    pub make_dir: String,
+    pub make_args: Vec<String>,
 }
 
 /// How Kbuild compiles a C file of a folder (`cmd_cc_o_c`, c_flags of Makefile.lib), for the

@@ -131,6 +131,11 @@ pub(super) fn patsubst(from: &str, to: &str, text: &str) -> String {
         .join(" ")
 }
 
+/// make's `$(filter-out PATTERNS,WORDS)` on a list in place: the words no pattern matches.
+pub fn filter_out(words: &mut Vec<String>, patterns: &[String]) {
+    words.retain(|w| !patterns.iter().any(|p| pattern_stem(p, w).is_some()));
+}
+
 /// What `%` matches when `word` matches `pattern` (`""` for a pattern without `%`).
 pub(super) fn pattern_stem<'a>(pattern: &str, word: &'a str) -> Option<&'a str> {
     match pattern.split_once('%') {

@@ -5,10 +5,11 @@
 //! and KBUILD_CFLAGS_KERNEL or _MODULE. A composite that is a C subsystem with a Rust file in
 //! it (drm with `drm_panic_qr.o`) is left to the kernel's make, and the plan says so.
 
-use super::kbuild::{filter_out, folder_c_flags, Composite, PartLang, Skipped, Spelling};
+use super::kbuild::{folder_c_flags, Composite, PartLang, Skipped, Spelling};
 use super::rust_dir::{base_vars, objtool};
 use super::{Command, Inputs, Step, StepKind};
 use crate::layout::{expand, CPartDesc};
+use crate::makefile::filter_out;
 use crate::mapping::ObjKind;
 
 /// The steps for a composite's C parts, and the parts left to make (with why).

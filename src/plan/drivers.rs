@@ -8,7 +8,7 @@ use super::{describe, program, Command, Inputs, Plan, PlanError, Step, StepKind}
 use crate::flags::crates::{self, Compiler, Unit};
 use crate::flags::{self, ObjKind};
 
-/// One driver object (`obj` relative to the trees, `src` its root relative to srctree,
+/// One driver object (`obj` as the commands spell it, `src` its crate root likewise,
 /// `modfile` the module it is part of: `samples/rust/rust_print` for `rust_print_main.o`).
 pub fn driver_step(
     inp: &Inputs,
@@ -25,10 +25,9 @@ pub fn driver_step(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let src = format!("{}/{}", ctx.srctree, src);
     let mut v = base_vars(inp);
     v.set("obj", obj)
-        .set("src", src.clone())
+        .set("src", src)
         .set("dir", dir)
         .set("stem", stem.clone())
         .set("modfile", modfile);
@@ -58,7 +57,7 @@ pub fn driver_step(
     };
     let mut s = Step::new(obj, StepKind::Driver, &tag);
     s.crate_name = Some(stem);
-    s.root = Some(src);
+    s.root = Some(src.to_string());
     s.module = kind == ObjKind::Module;
     s.clippy = cmd.compiler == Compiler::ClippyDriver;
     let argv = cmd.argv();
@@ -92,7 +91,8 @@ pub(super) fn with_drivers(
     let walk = super::kbuild::walk(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
     let mut skipped = walk.skipped;
     for d in walk.drivers {
-        let mut s = driver_step(inp, &d.obj, &d.src, &d.modfile, d.kind, clippy)?;
+        let src = format!("{}/{}", ctx.srctree, d.src);
+        let mut s = driver_step(inp, &d.obj, &src, &d.modfile, d.kind, clippy)?;
         s.config = d.symbol.clone();
         s.post.extend(check.clone());
         let module = d.kind == ObjKind::Module;
@@ -114,6 +114,7 @@ pub(super) fn with_drivers(
         build_assert: flags::build_assert(ctx).0,
         steps,
         skipped,
+        prebuilt: vec![],
         tools: inp.tools.clone(),
     }
     .finish()?)

@@ -26,6 +26,9 @@ impl Plan {
                 if matches!(e.as_str(), "proc_macro" | "core" | "alloc") && s.host {
                     continue;
                 }
+                if self.prebuilt.contains(e) {
+                    continue;
+                }
                 match by_crate.get(e) {
                     Some(id) => {
                         if !s.deps.contains(id) {

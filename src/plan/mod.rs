@@ -12,6 +12,7 @@
 
 mod c_parts;
 mod drivers;
+pub mod extmod;
 mod graph;
 pub mod kbuild;
 mod rust_dir;
@@ -186,6 +187,10 @@ pub struct Plan {
     /// Steps in an order where each comes after its dependencies.
     pub steps: Vec<Step>,
     pub skipped: Vec<Skipped>,
+    /// Crates the steps use that were built before, elsewhere (the kernel's `rust/`, for an
+    /// external module).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub prebuilt: Vec<String>,
     /// Each program's identity (`rustc -vV`, `bindgen --version`): part of every fingerprint.
     pub tools: BTreeMap<String, String>,
 }
@@ -319,6 +324,7 @@ mod tests {
             build_assert: BuildAssert::Deny,
             steps,
             skipped: vec![],
+            prebuilt: vec![],
             tools: BTreeMap::new(),
         }
     }

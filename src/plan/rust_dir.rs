@@ -182,16 +182,6 @@ fn read_parameters(inp: &Inputs, rel: &str) -> anyhow::Result<Vec<String>> {
     super::bindgen_parameters(&text, &path.display().to_string()).map_err(anyhow::Error::msg)
 }
 
-/// make's `filter-out` pattern: `%` stands for any run of characters (once).
-fn make_pattern_matches(pat: &str, w: &str) -> bool {
-    match pat.split_once('%') {
-        Some((pre, suf)) => {
-            w.len() >= pre.len() + suf.len() && w.starts_with(pre) && w.ends_with(suf)
-        }
-        None => pat == w,
-    }
-}
-
 /// `bindgen_c_flags`: the kernel's `c_flags` as they are for Clang builds; for GCC builds
 /// without the flags libclang does not take, and `-w --target=…` after the per-object ones
 /// (returned second, for the template's `{gcc_extra_c_flags}`).
@@ -200,16 +190,8 @@ fn bindgen_c_flags(inp: &Inputs, base: &Vars) -> Result<(Vec<String>, Vec<String
     if !inp.ctx.on("CC_IS_GCC") {
         return Ok((inp.bindgen_c_flags.clone(), vec![]));
     }
-    let kept: Vec<String> = inp
-        .bindgen_c_flags
-        .iter()
-        .filter(|f| {
-            !b.gcc_skip_c_flags
-                .iter()
-                .any(|p| make_pattern_matches(p, f))
-        })
-        .cloned()
-        .collect();
+    let mut kept = inp.bindgen_c_flags.clone();
+    crate::makefile::filter_out(&mut kept, &b.gcc_skip_c_flags);
     let mut extra = vec![];
     for w in &b.gcc_extra_c_flags {
         extra.push(fill(base, w, "bindgen")?);

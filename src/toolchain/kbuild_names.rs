@@ -16,6 +16,22 @@ pub struct MakeVars {
 }
 
 impl MakeVars {
+    /// The variables given, as make's command line names them.
+    pub fn given(&self) -> Vec<(&'static str, &String)> {
+        [
+            ("LLVM", &self.llvm),
+            ("CROSS_COMPILE", &self.cross_compile),
+            ("CC", &self.cc),
+            ("HOSTCC", &self.hostcc),
+            ("LD", &self.ld),
+            ("NM", &self.nm),
+            ("OBJCOPY", &self.objcopy),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+        .collect()
+    }
+
     /// The variables from the environment (rkbuild's environment plays make's command line).
     pub fn from_env() -> MakeVars {
         let get = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());

@@ -118,6 +118,9 @@ impl Around for Kbuild<'_> {
                 })
             }
             "srctree" | "objtree" => return Some(".".into()),
+            // Set whenever Kbuild reads a makefile: an external module's Makefile takes its
+            // Kbuild branch (`ifneq ($(KERNELRELEASE),)`).
+            "KERNELRELEASE" => return Some("rkbuild".into()),
             _ => {}
         }
         let sym = name.strip_prefix("CONFIG_")?;

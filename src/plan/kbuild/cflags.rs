@@ -123,25 +123,11 @@ fn value(scope: &Scope, name: &str) -> Result<Vec<String>, String> {
     Ok(text.split_whitespace().map(String::from).collect())
 }
 
-/// make's `filter-out`: the words matching none of the patterns (`%` matches any text).
-pub fn filter_out(words: &mut Vec<String>, patterns: &[String]) {
-    if patterns.is_empty() {
-        return;
-    }
-    words.retain(|w| !patterns.iter().any(|p| pattern_matches(p, w)));
-}
-
-fn pattern_matches(p: &str, w: &str) -> bool {
-    match p.split_once('%') {
-        Some((a, b)) => w.len() >= a.len() + b.len() && w.starts_with(a) && w.ends_with(b),
-        None => p == w,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
     use super::*;
+    use crate::makefile::filter_out;
 
     fn spell() -> (String, impl Fn(&str) -> String) {
         ("/src".to_string(), |d: &str| format!("/src/{d}"))

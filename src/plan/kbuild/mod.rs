@@ -24,9 +24,9 @@ mod found;
 mod hidden;
 mod walker;
 
-pub use cflags::{filter_out, folder_c_flags, FolderCFlags, Spelling};
+pub use cflags::{folder_c_flags, FolderCFlags, Spelling};
 pub use found::{Composite, DriverObj, KbuildError, Part, PartLang, Skipped, Walk};
-pub use walker::{scan, walk};
+pub use walker::{scan, walk, walk_extmod};
 
 #[cfg(test)]
 mod testing {

@@ -28,10 +28,26 @@ pub fn scan(
 
 /// [`scan`], with the composites and the makefiles read.
 pub fn walk(srctree: &Path, cfg: &DotConfig, exclude: &[&str]) -> Result<Walk, KbuildError> {
+    walk_from(srctree, cfg, exclude, false)
+}
+
+/// An external module's folder (`make M=DIR`) and the folders it lists, read as Kbuild reads
+/// them (`Kbuild`, else `Makefile`, with `KERNELRELEASE` set); paths are relative to `moddir`.
+pub fn walk_extmod(moddir: &Path, cfg: &DotConfig) -> Result<Walk, KbuildError> {
+    walk_from(moddir, cfg, &[], true)
+}
+
+fn walk_from(
+    srctree: &Path,
+    cfg: &DotConfig,
+    exclude: &[&str],
+    extmod: bool,
+) -> Result<Walk, KbuildError> {
     let mut w = Walker {
         srctree,
         cfg,
         exclude,
+        extmod,
         out: Walk::default(),
         hidden: Hidden::default(),
     };
@@ -88,6 +104,8 @@ struct Walker<'a> {
     srctree: &'a Path,
     cfg: &'a DotConfig,
     exclude: &'a [&'a str],
+    /// The top folder is an external module's: read as any folder.
+    extmod: bool,
     out: Walk,
     hidden: Hidden,
 }
@@ -109,7 +127,7 @@ impl<'a> Walker<'a> {
     fn read_folder(&mut self, f: &Folder) -> Result<Scope<'a>, KbuildError> {
         let mut scope = Kbuild::folder(self.cfg, &f.dir).scope();
         let mut reader = Reader::new(self.srctree);
-        if f.dir.is_empty() {
+        if f.dir.is_empty() && !self.extmod {
             // The top Makefile drives the build: only its lists matter. Its includes are the
             // build machinery and `arch/$(SRCARCH)/Makefile`, whose folders the top Kbuild's
             // `arch/$(SRCARCH)/` stands for (and is checked as), so they are not read. The
@@ -161,7 +179,7 @@ impl<'a> Walker<'a> {
     /// it lists.
     fn collect(&mut self, scope: &Scope, f: &Folder) -> Vec<Folder> {
         let (dir, parent_kind) = (f.dir.clone(), f.kind);
-        let top = dir.is_empty();
+        let top = dir.is_empty() && !self.extmod;
         let inherit = |k: ObjKind| {
             if parent_kind == ObjKind::Module {
                 ObjKind::Module

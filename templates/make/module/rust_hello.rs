@@ -7,7 +7,6 @@ use kernel::prelude::*;
 module! {
     type: RustHello,
     name: "rust_hello",
-    author: "rkbuild",
     description: "Hello from an out-of-tree Rust module",
     license: "GPL",
 }
