@@ -194,6 +194,10 @@ struct BuildArgs {
     /// --objtree, then its .ko through the kernel's modpost and link.
     #[arg(short = 'M', long, value_name = "DIR")]
     extmod: Option<PathBuf>,
+    /// After building, link the tree's modules (.ko) through the kernel's modpost and link
+    /// steps, over rkbuild's objects (the kernel itself must be built).
+    #[arg(long, conflicts_with = "extmod")]
+    modules: bool,
 }
 
 impl BuildArgs {
@@ -205,6 +209,7 @@ impl BuildArgs {
             hostcc: self.hostcc,
             prepare_c: false,
             extmod: self.extmod,
+            modules: self.modules,
         }
     }
 }

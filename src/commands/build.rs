@@ -30,6 +30,8 @@ pub struct BuildOpts {
     pub prepare_c: bool,
     /// An external module folder (`M=`), built against the object tree.
     pub extmod: Option<PathBuf>,
+    /// After the build, link the tree's modules (`.ko`) through the kernel's modpost.
+    pub modules: bool,
 }
 
 /// Where the bindgen C flags came from.
@@ -475,7 +477,47 @@ pub fn run(opts: &BuildOpts, out: Out) -> anyhow::Result<exec::Summary> {
         },
     )
     .map_err(anyhow::Error::new)?;
+    if opts.modules {
+        link_modules(&p, out)?;
+    }
     Ok(summary)
+}
+
+/// `--modules`: the kernel's modpost and final link over the objects just built, as the
+/// layout says (`link_modules`); the kernel itself must be built (vmlinux.o, modules.order).
+fn link_modules(p: &Prepared, out: Out) -> anyhow::Result<()> {
+    let tree = &p.tree;
+    let l = tree.vintage;
+    if l.link_modules.is_empty() {
+        bail!("the {l} layout does not say how its modules are linked\n  fix: run the kernel's `make modules`");
+    }
+    let objtree = canonical(&tree.objtree);
+    for need in ["vmlinux.o", "modules.order"] {
+        if !objtree.join(need).is_file() {
+            bail!(
+                "`{}` has no {need}: --modules links the modules of a built kernel\n  fix: build the kernel first (`make` in {})",
+                objtree.display(),
+                objtree.display()
+            );
+        }
+    }
+    let srctree = p.plan.srctree.display().to_string();
+    let mut v = crate::layout::Vars::default();
+    v.set("srctree", srctree);
+    let args: Vec<String> = l
+        .link_modules
+        .iter()
+        .map(|a| v.fill(a).map_err(|e| anyhow::anyhow!("link_modules: {e}")))
+        .collect::<Result<_, _>>()?;
+    let make = super::extmod::kernel_make(
+        &objtree,
+        &args,
+        &objtree,
+        tree.arch.srcarch(),
+        &p.config.rustc_path.display().to_string(),
+        &MakeVars::from_env(),
+    );
+    super::extmod::final_link(&make, out)
 }
 
 /// The arch's KBUILD_CFLAGS_MODULE additions for this configuration, each `cc-option` asked

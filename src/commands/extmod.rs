@@ -106,15 +106,14 @@ pub fn prepare(opts: &BuildOpts, dir: &Path) -> anyhow::Result<Prepared> {
         tools,
     };
     let (plan, ext) = plan::extmod::make(&inputs, &dir, opts.clippy)?;
-    let mut make = Process::new("make")
-        .cwd(&ext.make_dir)
-        .args(&ext.make_args)
-        .arg(format!("O={}", objtree_abs.display()))
-        .arg(format!("ARCH={}", bc.tree.arch.srcarch()))
-        .arg(format!("RUSTC={rustc_path}"));
-    for (k, v) in make_vars.given() {
-        make = make.arg(format!("{k}={v}"));
-    }
+    let make = kernel_make(
+        &ext.make_dir,
+        &ext.make_args,
+        &objtree_abs,
+        bc.tree.arch.srcarch(),
+        &rustc_path,
+        &make_vars,
+    );
     let cfg = bc.tree.cfg.clone();
     Ok(Prepared {
         objtree: objtree_abs,
@@ -153,25 +152,7 @@ pub fn run(opts: &BuildOpts, dir: &Path, out: Out) -> anyhow::Result<exec::Summa
     for (path, text) in &p.ext.lists {
         crate::fsutil::write_if_changed(path, text.as_bytes())?;
     }
-    let o = p.make.output()?;
-    if !o.success() {
-        let text = format!("{}{}", o.stdout, o.stderr);
-        let tail: Vec<&str> = text.lines().rev().take(25).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
-        bail!(
-            "the kernel's modpost and link failed (`{}`):\n{}\n  fix: a symbol the module uses must be exported by the kernel it is built against; rebuild the kernel if its configuration changed",
-            p.make,
-            tail.join("\n")
-        );
-    }
-    for line in o.stdout.lines() {
-        if let Some((tag, subject)) = kbuild_line(line) {
-            out.say(Message::Status { tag, subject });
-        }
-    }
-    for w in o.stderr.lines().filter(|l| !l.trim().is_empty()) {
-        out.say(Message::Warning { text: w, at: None });
-    }
+    final_link(&p.make, out)?;
     for m in &p.ext.modules {
         if !m.is_file() {
             bail!(
@@ -184,6 +165,81 @@ pub fn run(opts: &BuildOpts, dir: &Path, out: Out) -> anyhow::Result<exec::Summa
     Ok(summary)
 }
 
+/// Runs the kernel's make for modpost and the final link; its quiet lines become rkbuild's.
+pub(super) fn final_link(make: &Process, out: Out) -> anyhow::Result<()> {
+    let o = make.output()?;
+    if !o.success() {
+        let text = format!("{}{}", o.stdout, o.stderr);
+        let tail: Vec<&str> = text.lines().rev().take(25).collect();
+        let tail: Vec<&str> = tail.into_iter().rev().collect();
+        bail!(
+            "the kernel's modpost and link failed (`{make}`):\n{}\n  fix: a symbol a module uses must be exported by the kernel it is built against; rebuild the kernel if its configuration changed",
+            tail.join("\n")
+        );
+    }
+    for line in o.stdout.lines() {
+        if let Some((tag, subject)) = kbuild_line(line) {
+            out.say(Message::Status { tag, subject });
+        }
+    }
+    for w in o.stderr.lines().filter(|l| !l.trim().is_empty()) {
+        out.say(Message::Warning { text: w, at: None });
+    }
+    Ok(())
+}
+
+/// The kernel's make, in `dir`, with the tools and variables the build used.
+pub(super) fn kernel_make(
+    dir: &Path,
+    args: &[String],
+    objtree: &Path,
+    srcarch: &str,
+    rustc: &str,
+    vars: &MakeVars,
+) -> Process {
+    // The tools the kernel was configured with, as Kbuild recorded them: any other spelling
+    // (rustc for the wrapper that ran it, `x86` for `x86_64`) makes make sync the configuration
+    // again, with that tool's answers.
+    let recorded = recorded_vars(objtree);
+    let get = |k: &str, ours: String| {
+        recorded
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or(ours)
+    };
+    let mut make = Process::new("make")
+        .cwd(dir)
+        .args(args)
+        .arg(format!("O={}", objtree.display()))
+        .arg(format!("ARCH={}", get("ARCH", srcarch.to_string())))
+        .arg(format!("RUSTC={}", get("RUSTC", rustc.to_string())));
+    if let Some((_, b)) = recorded.iter().find(|(n, _)| n == "BINDGEN") {
+        make = make.arg(format!("BINDGEN={b}"));
+    }
+    for (k, v) in vars.given() {
+        make = make.arg(format!("{k}={v}"));
+    }
+    make
+}
+
+/// `ARCH`, `RUSTC` and `BINDGEN` as the configuration was made with them
+/// (`include/config/auto.conf.cmd`: `ifneq "$(RUSTC)" "…"`).
+fn recorded_vars(objtree: &Path) -> Vec<(String, String)> {
+    let text =
+        std::fs::read_to_string(objtree.join("include/config/auto.conf.cmd")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("ifneq \"$(")?;
+            let (name, rest) = rest.split_once(")\" \"")?;
+            let value = rest.strip_suffix('"')?;
+            ["ARCH", "RUSTC", "BINDGEN"]
+                .contains(&name)
+                .then(|| (name.to_string(), value.to_string()))
+        })
+        .collect()
+}
+
 /// A quiet line's tag and subject: Kbuild prints `  %-7s %s` (`  LD [M]  foo.ko`).
 fn kbuild_line(line: &str) -> Option<(&str, &str)> {
     let rest = line.strip_prefix("  ")?;
@@ -193,6 +249,24 @@ fn kbuild_line(line: &str) -> Option<(&str, &str)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_configured_tools_are_read_from_auto_conf_cmd() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join("include/config")).unwrap();
+        std::fs::write(
+            d.path().join("include/config/auto.conf.cmd"),
+            "ifneq \"$(ARCH)\" \"x86_64\"\ninclude/config/auto.conf: FORCE\nendif\nifneq \"$(CC)\" \"clang-22\"\nifneq \"$(RUSTC)\" \"/b/rkbuild-rustc\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            super::recorded_vars(d.path()),
+            [
+                ("ARCH".to_string(), "x86_64".to_string()),
+                ("RUSTC".to_string(), "/b/rkbuild-rustc".to_string())
+            ]
+        );
+    }
+
     #[test]
     fn quiet_lines_split_into_tag_and_subject() {
         assert_eq!(

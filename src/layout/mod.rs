@@ -77,6 +77,10 @@ pub struct Layout {
     /// How Kbuild builds an external module (`M=`), where the layout knows it.
     #[serde(default)]
     pub extmod: Option<ExtmodDesc>,
+    /// make's arguments for modpost and the final link of the tree's own modules over
+    /// rkbuild's objects (`rkbuild build --modules`), run in the object tree: `{srctree}`.
+    #[serde(default)]
+    pub link_modules: Vec<String>,
     /// Configurations rkbuild does not build yet, with why.
     #[serde(rename = "refuse", default)]
     pub refusals: Vec<Gated<String>>,
