@@ -49,7 +49,7 @@ for p in clang-22 lld-22 llvm-22 libclang1-22; do
   apt_ok "$p" "$LLVM_22" || need_apt+=("$p=$LLVM_22")
 done
 for p in clang-14 lld-14 llvm-14 libclang-14-dev make flex bison bc libelf-dev libssl-dev xz-utils \
-         hyperfine qemu-system-x86 busybox-static; do
+         hyperfine qemu-system-x86 qemu-system-arm busybox-static; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$p")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -140,6 +140,27 @@ if [ ! -x "$RA" ]; then
 fi
 log "$("$RA" --version) at $RA"
 
+# 7b. busybox-static for arm64 (the arm64 boot test's initramfs), read with a private apt state
+#     for bookworm's arm64 packages (the system's apt and architectures are untouched).
+BB64="$CACHE/busybox-arm64/bin/busybox"
+if [ ! -x "$BB64" ]; then
+  log "busybox-static (arm64)"
+  priv="$CACHE/apt-arm64"
+  mkdir -p "$priv/lists/partial" "$priv/archives/partial"
+  printf 'deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main\n' \
+    > "$priv/sources.list"
+  a64=(-o Dir::Etc::SourceList="$priv/sources.list" -o Dir::Etc::SourceParts=/dev/null
+       -o Dir::State::Lists="$priv/lists" -o Dir::Cache::Archives="$priv/archives"
+       -o APT::Architecture=arm64 -o APT::Architectures=arm64 -o Dir::State::status=/dev/null
+       -o APT::Get::List-Cleanup=0)
+  apt-get "${a64[@]}" update -qq
+  (cd "$priv/archives" && apt-get "${a64[@]}" download busybox-static:arm64 >/dev/null 2>&1)
+  rm -rf "$CACHE/busybox-arm64.tmp"
+  dpkg-deb -x "$priv"/archives/busybox-static_*_arm64.deb "$CACHE/busybox-arm64.tmp"
+  rm -rf "$CACHE/busybox-arm64" && mv "$CACHE/busybox-arm64.tmp" "$CACHE/busybox-arm64"
+fi
+log "busybox (arm64) at $BB64, $(qemu-system-x86_64 --version | head -1)"
+
 # 8. The plain Linux 6.12 build of tests/wrapper_kernel612.rs is cached here (the wrapped one
 #    never is).
 mkdir -p "$CACHE/wrap-612-plain"
@@ -162,5 +183,6 @@ export RKBUILD_TEST_RUST_ANALYZER=$RA
 export RKBUILD_WRAP_612_PLAIN=$CACHE/wrap-612-plain
 export RKBUILD_REF_DIR=$CACHE
 export RKBUILD_TEST_DEBIAN_73_CONFIG=$DEBCFG
+export RKBUILD_TEST_BUSYBOX_ARM64=$BB64
 ENV
 log "environment in $CACHE/env.sh"

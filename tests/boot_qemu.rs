@@ -55,6 +55,51 @@ const FRAGMENT: &[&str] = &[
     "SAMPLE_RUST_MINIMAL",
 ];
 
+/// An architecture the kernel is built and booted for.
+struct Target {
+    /// The kernel's ARCH, and the cache folder's suffix.
+    arch: &'static str,
+    /// What the serial console of qemu's machine needs besides [`FRAGMENT`].
+    fragment: &'static [&'static str],
+    image: &'static str,
+    qemu: &'static str,
+    /// Debian package that has `qemu`.
+    qemu_package: &'static str,
+    machine: &'static [&'static str],
+    console: &'static str,
+    /// A static busybox for the arch.
+    busybox: fn() -> PathBuf,
+}
+
+const X86_64: Target = Target {
+    arch: "x86_64",
+    fragment: &[],
+    image: "arch/x86/boot/bzImage",
+    qemu: "qemu-system-x86_64",
+    qemu_package: "qemu-system-x86",
+    machine: &["-accel", "tcg", "-cpu", "max"],
+    console: "ttyS0",
+    busybox: || PathBuf::from("/bin/busybox"),
+};
+
+const ARM64: Target = Target {
+    arch: "arm64",
+    fragment: &[
+        "--enable",
+        "ARM_AMBA",
+        "--enable",
+        "SERIAL_AMBA_PL011",
+        "--enable",
+        "SERIAL_AMBA_PL011_CONSOLE",
+    ],
+    image: "arch/arm64/boot/Image",
+    qemu: "qemu-system-aarch64",
+    qemu_package: "qemu-system-arm",
+    machine: &["-M", "virt", "-accel", "tcg", "-cpu", "max"],
+    console: "ttyAMA0",
+    busybox: || PathBuf::from(common::tool_env("RKBUILD_TEST_BUSYBOX_ARM64")),
+};
+
 struct Env {
     src: PathBuf,
     rustc: PathBuf,
@@ -75,12 +120,12 @@ impl Env {
     }
 
     /// The kernel's make on object tree `o`, with `rustc` as its RUSTC.
-    fn make(&self, o: &Path, rustc: &Path) -> Command {
+    fn make(&self, o: &Path, arch: &str, rustc: &Path) -> Command {
         let mut c = Command::new("make");
         c.arg("-C")
             .arg(&self.src)
             .arg(format!("O={}", o.display()))
-            .arg("ARCH=x86_64")
+            .arg(format!("ARCH={arch}"))
             .arg("LLVM=-22")
             .arg(format!("RUSTC={}", rustc.display()))
             .arg(format!(
@@ -167,19 +212,24 @@ fn wrapper_of(kdir: &Path) -> PathBuf {
     kdir.parent().unwrap().join(name).join("rkbuild-rustc")
 }
 
-/// The kernel, built once per set of inputs (in $RKBUILD_REF_DIR/boot-7.3-x86_64).
-fn kernel(env: &Env) -> PathBuf {
+/// The kernel, built once per set of inputs (in $RKBUILD_REF_DIR/boot-7.3-<arch>).
+fn kernel(env: &Env, t: &Target) -> PathBuf {
     let base = std::env::var_os("RKBUILD_REF_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/var/cache/rkbuild-ci"));
-    let dir = base.join("boot-7.3-x86_64");
+    let dir = base.join(format!("boot-7.3-{}", t.arch));
     let wrapper = wrapper_of(&dir);
     std::fs::create_dir_all(wrapper.parent().unwrap()).unwrap();
     let _ = std::fs::remove_file(&wrapper);
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_rkbuild"), &wrapper).unwrap();
     let stamp = format!(
         "{RECIPE}\n{}\n{}{}{}{}\n",
-        FRAGMENT.join(" "),
+        FRAGMENT
+            .iter()
+            .chain(t.fragment)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" "),
         version(&env.rustc, "-vV"),
         version(Path::new(&env.bindgen), "--version"),
         version(Path::new("clang-22"), "--version"),
@@ -191,13 +241,16 @@ fn kernel(env: &Env) -> PathBuf {
     }
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let mut c = env.make(&dir, &wrapper);
+    let mut c = env.make(&dir, t.arch, &wrapper);
     c.arg("tinyconfig");
     run(c, "make tinyconfig (boot kernel)");
     let mut c = Command::new(env.src.join("scripts/config"));
-    c.arg("--file").arg(dir.join(".config")).args(FRAGMENT);
+    c.arg("--file")
+        .arg(dir.join(".config"))
+        .args(FRAGMENT)
+        .args(t.fragment);
     run(c, "scripts/config");
-    let mut c = env.make(&dir, &wrapper);
+    let mut c = env.make(&dir, t.arch, &wrapper);
     c.arg("olddefconfig");
     run(c, "make olddefconfig (boot kernel)");
     let config = common::read(&dir.join(".config"));
@@ -211,11 +264,15 @@ fn kernel(env: &Env) -> PathBuf {
             "{want} did not stick in the boot kernel's configuration"
         );
     }
-    let mut c = env.make(&dir, &wrapper);
-    c.args(["-j2", "bzImage", "modules"]);
+    let image = Path::new(t.image).file_name().unwrap().to_str().unwrap();
+    let mut c = env.make(&dir, t.arch, &wrapper);
+    c.args(["-j2", image, "modules"]);
     run(
         c,
-        "make -j2 bzImage modules (boot kernel, RUSTC=rkbuild-rustc)",
+        &format!(
+            "make -j2 {image} modules ({} boot kernel, RUSTC=rkbuild-rustc)",
+            t.arch
+        ),
     );
     std::fs::write(&stamp_file, stamp).unwrap();
     dir
@@ -260,11 +317,17 @@ fn cpio(files: &[(&str, u32, Vec<u8>)]) -> Vec<u8> {
     out
 }
 
-/// Boots `bzimage` with `modules` (name, .ko) in its initramfs; each is loaded and unloaded.
+/// Boots `image` with `modules` (name, .ko) in its initramfs; each is loaded and unloaded.
 /// Returns the serial console's text.
-fn boot(bzimage: &Path, modules: &[(&str, PathBuf)]) -> String {
-    let busybox = std::fs::read("/bin/busybox")
-        .expect("/bin/busybox is needed (Debian busybox-static): apt-get install busybox-static");
+fn boot(t: &Target, image: &Path, modules: &[(&str, PathBuf)]) -> String {
+    let bb = (t.busybox)();
+    let busybox = std::fs::read(&bb).unwrap_or_else(|e| {
+        panic!(
+            "{} is needed (Debian busybox-static for {}; scripts/install-deps.sh): {e}",
+            bb.display(),
+            t.arch
+        )
+    });
     let mut init = String::from(
         "#!/bin/busybox sh\n/bin/busybox mount -t proc proc /proc\n/bin/busybox echo RKBUILD-BOOT up\n",
     );
@@ -286,32 +349,25 @@ fn boot(bzimage: &Path, modules: &[(&str, PathBuf)]) -> String {
     let d = tempfile::tempdir().unwrap();
     let initrd = d.path().join("initrd.cpio");
     std::fs::write(&initrd, cpio(&files)).unwrap();
-    let t = Instant::now();
+    let started = Instant::now();
     let o = Command::new("timeout")
         .arg("300")
-        .arg("qemu-system-x86_64")
-        .args([
-            "-accel",
-            "tcg",
-            "-cpu",
-            "max",
-            "-m",
-            "256",
-            "-nographic",
-            "-no-reboot",
-        ])
+        .arg(t.qemu)
+        .args(t.machine)
+        .args(["-m", "256", "-nographic", "-no-reboot"])
         .arg("-kernel")
-        .arg(bzimage)
+        .arg(image)
         .arg("-initrd")
         .arg(&initrd)
-        .args(["-append", "console=ttyS0 panic=-1"])
+        .args(["-append", &format!("console={} panic=-1", t.console)])
         .output()
-        .expect("qemu-system-x86_64 is needed (Debian qemu-system-x86)");
+        .unwrap_or_else(|e| panic!("{} is needed (Debian {}): {e}", t.qemu, t.qemu_package));
     let text = String::from_utf8_lossy(&o.stdout).into_owned();
     eprintln!(
-        "  boot, load and unload {} modules under qemu (TCG): {:.1} s",
+        "  {}: boot, load and unload {} modules under qemu (TCG): {:.1} s",
+        t.arch,
         modules.len(),
-        t.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64()
     );
     text
 }
@@ -327,9 +383,18 @@ fn recorded(dir: &Path, file: &str) -> Vec<String> {
 }
 
 #[test]
-fn modules_rkbuild_built_load_and_run_in_a_booted_kernel() {
+fn x86_64_modules_rkbuild_built_load_and_run_in_a_booted_kernel() {
+    modules_load_and_run(&X86_64);
+}
+
+#[test]
+fn arm64_modules_rkbuild_built_load_and_run_in_a_booted_kernel() {
+    modules_load_and_run(&ARM64);
+}
+
+fn modules_load_and_run(target: &Target) {
     let env = Env::get();
-    let kdir = kernel(&env);
+    let kdir = kernel(&env, target);
     let src = env.src.display().to_string();
     let k = kdir.display().to_string();
 
@@ -341,7 +406,8 @@ fn modules_rkbuild_built_load_and_run_in_a_booted_kernel() {
     let t = Instant::now();
     let out = env.rkbuild(&["build", "-S", &src, "-O", &k, "-j2", "--modules"]);
     eprintln!(
-        "  rkbuild build --modules (the kernel's rust/ and the sample): {:.1} s",
+        "  {}: rkbuild build --modules (the kernel's rust/ and the sample): {:.1} s",
+        target.arch,
         t.elapsed().as_secs_f64()
     );
     assert!(
@@ -353,84 +419,18 @@ fn modules_rkbuild_built_load_and_run_in_a_booted_kernel() {
         "no module was linked:\n{out}"
     );
 
-    // The out-of-tree module: first as `make M=` builds it (the reference), then by rkbuild
-    // in the same folder.
-    let m = tempfile::tempdir().unwrap();
-    common::copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/make/module"),
-        m.path(),
-    );
-    let wrapper = wrapper_of(&kdir);
-    let mut c = env.make(&kdir, &wrapper);
-    c.arg(format!("M={}", m.path().display())).arg("modules");
-    let t = Instant::now();
-    run(c, "make M=<template module> modules");
-    let make_ms = t.elapsed().as_millis();
-    let make_cmd = recorded(m.path(), "rust_hello.o");
-    let make_obj = std::fs::read(m.path().join("rust_hello.o")).unwrap();
-    let make_ko = std::fs::read(m.path().join("rust_hello.ko")).unwrap();
-    for e in std::fs::read_dir(m.path()).unwrap() {
-        let p = e.unwrap().path();
-        let name = p.file_name().unwrap().to_string_lossy().into_owned();
-        if !["Kbuild", "Makefile", "rust_hello.rs"].contains(&name.as_str()) {
-            std::fs::remove_file(&p).unwrap();
-        }
-    }
-    let md = m.path().display().to_string();
-    let plan = env.rkbuild(&["plan", "--message-format", "json", "-O", &k, "-M", &md]);
-    let v: serde_json::Value = serde_json::from_str(plan.lines().last().unwrap()).unwrap();
-    let step = &v["plan"]["steps"][0];
-    let mut mine: Vec<String> = step["command"]["env"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|kv| format!("{}={}", kv[0].as_str().unwrap(), kv[1].as_str().unwrap()))
-        .collect();
-    mine.push(step["command"]["program"].as_str().unwrap().to_string());
-    mine.extend(
-        step["command"]["args"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_str().unwrap().to_string()),
-    );
-    // make ran the compiler through the wrapper; rkbuild runs it directly.
-    let mut make_cmd = make_cmd;
-    for w in &mut make_cmd {
-        if *w == wrapper.display().to_string() {
-            *w = env.rustc.display().to_string();
-        }
-    }
-    assert_eq!(
-        mine, make_cmd,
-        "the module's command differs from make M='s"
-    );
-    let t = Instant::now();
-    let out = env.rkbuild(&["build", "-O", &k, "-M", &md, "-j2"]);
-    let rk_ms = t.elapsed().as_millis();
-    eprintln!(
-        "  the template module: rkbuild build -M {:.1} s, make M= {:.1} s ({:.2}x)",
-        rk_ms as f64 / 1000.0,
-        make_ms as f64 / 1000.0,
-        make_ms as f64 / rk_ms.max(1) as f64
-    );
-    assert!(out.contains("rust_hello.ko"), "no .ko linked:\n{out}");
-    assert_eq!(
-        std::fs::read(m.path().join("rust_hello.o")).unwrap(),
-        make_obj,
-        "rkbuild's rust_hello.o differs from make's"
-    );
-    assert!(
-        std::fs::read(m.path().join("rust_hello.ko")).unwrap() == make_ko,
-        "rkbuild's rust_hello.ko differs from make's"
-    );
+    // The out-of-tree modules: one Rust object, and one of a Rust and a C object.
+    let hello = extmod_equals_make(&env, &kdir, target, "module", "rust_hello");
+    let multi = extmod_equals_make(&env, &kdir, target, "module-multi", "rust_multi");
 
     // Both load and run.
     let console = boot(
-        &kdir.join("arch/x86/boot/bzImage"),
+        target,
+        &kdir.join(target.image),
         &[
             ("rust_minimal", kdir.join("samples/rust/rust_minimal.ko")),
-            ("rust_hello", m.path().join("rust_hello.ko")),
+            ("rust_hello", hello.path().join("rust_hello.ko")),
+            ("rust_multi", multi.path().join("rust_multi.ko")),
         ],
     );
     for want in [
@@ -439,6 +439,8 @@ fn modules_rkbuild_built_load_and_run_in_a_booted_kernel() {
         "rust_minimal: Rust minimal sample (exit)",
         "rust_hello: Hello from rust_hello",
         "rust_hello: Goodbye from rust_hello",
+        "rust_multi: the C half answers 42",
+        "rust_multi: goodbye",
         "RKBUILD-BOOT done",
     ] {
         assert!(
@@ -446,4 +448,103 @@ fn modules_rkbuild_built_load_and_run_in_a_booted_kernel() {
             "the serial console lacks `{want}`:\n{console}"
         );
     }
+}
+
+/// Builds the template module `templates/make/<template>` first as `make M=` does (the
+/// reference), then with `rkbuild build -M` in the same folder: every command rkbuild plans
+/// equals the one make recorded, and every object and the `.ko` are make's, byte for byte.
+fn extmod_equals_make(
+    env: &Env,
+    kdir: &Path,
+    target: &Target,
+    template: &str,
+    name: &str,
+) -> tempfile::TempDir {
+    let m = tempfile::tempdir().unwrap();
+    common::copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("templates/make")
+            .join(template),
+        m.path(),
+    );
+    let sources: Vec<String> = std::fs::read_dir(m.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let wrapper = wrapper_of(kdir);
+    let mut c = env.make(kdir, target.arch, &wrapper);
+    c.arg(format!("M={}", m.path().display())).arg("modules");
+    let t = Instant::now();
+    run(c, &format!("make M=<{template}> modules"));
+    let make_ms = t.elapsed().as_millis();
+    let k = kdir.display().to_string();
+    let md = m.path().display().to_string();
+    let plan = env.rkbuild(&["plan", "--message-format", "json", "-O", &k, "-M", &md]);
+    let v: serde_json::Value = serde_json::from_str(plan.lines().last().unwrap()).unwrap();
+    let steps = v["plan"]["steps"].as_array().unwrap();
+    assert!(
+        v["plan"]["skipped"].as_array().is_none_or(|s| s.is_empty()),
+        "{name}: the plan leaves something out: {}",
+        v["plan"]["skipped"]
+    );
+    // make's recorded commands and objects, before rkbuild's build replaces them.
+    let mut reference = vec![];
+    for step in steps {
+        let id = step["id"].as_str().unwrap();
+        let file = Path::new(id).file_name().unwrap().to_str().unwrap();
+        let mut made = recorded(m.path(), file);
+        // make ran the compiler through the wrapper; rkbuild runs it directly.
+        for w in &mut made {
+            if *w == wrapper.display().to_string() {
+                *w = env.rustc.display().to_string();
+            }
+        }
+        let mut mine: Vec<String> = step["command"]["env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|kv| format!("{}={}", kv[0].as_str().unwrap(), kv[1].as_str().unwrap()))
+            .collect();
+        mine.push(step["command"]["program"].as_str().unwrap().to_string());
+        mine.extend(
+            step["command"]["args"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_string()),
+        );
+        assert_eq!(mine, made, "{name}: `{id}` differs from make M='s command");
+        reference.push((
+            file.to_string(),
+            std::fs::read(m.path().join(file)).unwrap(),
+        ));
+    }
+    let ko = format!("{name}.ko");
+    reference.push((ko.clone(), std::fs::read(m.path().join(&ko)).unwrap()));
+    for e in std::fs::read_dir(m.path()).unwrap() {
+        let p = e.unwrap().path();
+        let file = p.file_name().unwrap().to_string_lossy().into_owned();
+        if !sources.contains(&file) {
+            std::fs::remove_file(&p).unwrap();
+        }
+    }
+    let t = Instant::now();
+    let out = env.rkbuild(&["build", "-O", &k, "-M", &md, "-j2"]);
+    let rk_ms = t.elapsed().as_millis();
+    eprintln!(
+        "  {}: {name}: {} commands equal to make M='s; rkbuild build -M {:.1} s, make M= {:.1} s ({:.2}x)",
+        target.arch,
+        steps.len(),
+        rk_ms as f64 / 1000.0,
+        make_ms as f64 / 1000.0,
+        make_ms as f64 / rk_ms.max(1) as f64
+    );
+    assert!(out.contains(&ko), "{name}: no .ko linked:\n{out}");
+    for (file, bytes) in reference {
+        assert!(
+            std::fs::read(m.path().join(&file)).unwrap() == bytes,
+            "{name}: rkbuild's {file} differs from make's"
+        );
+    }
+    m
 }

@@ -98,6 +98,7 @@ fn inputs<'a>(ctx: &'a Ctx<'a>, hostcc: &str) -> Inputs<'a> {
         bindgen_c_flags: vec![],
         cc: None,
         module_c_flags: vec![],
+        kernel_ld: None,
         bindgen_target: "x86_64-linux-gnu".into(),
         tools: Default::default(),
     }

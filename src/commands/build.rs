@@ -428,6 +428,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         bindgen_c_flags: cflags.flags.clone(),
         cc,
         module_c_flags,
+        kernel_ld: None,
         bindgen_target: tree.arch.bindgen_target().to_string(),
         tools: tool_ids,
     };
@@ -522,7 +523,7 @@ fn link_modules(p: &Prepared, out: Out) -> anyhow::Result<()> {
 
 /// The arch's KBUILD_CFLAGS_MODULE additions for this configuration, each `cc-option` asked
 /// of the kernel's C compiler (with the target flags of the recorded C flags).
-fn module_c_flags(
+pub(super) fn module_c_flags(
     ctx: &crate::flags::Ctx,
     cc: &str,
     recorded: &[String],

@@ -72,18 +72,31 @@ pub fn prepare(opts: &BuildOpts, dir: &Path) -> anyhow::Result<Prepared> {
     } else {
         None
     };
-    bc.toolchain.save(&bc.tree.objtree)?;
     let objtree_abs = canonical(&objtree);
     let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
     // The module is built in its own folder (`MO` = `M`): Kbuild does not count that as out of
     // the source tree, so no source paths are remapped.
-    let mut ctx = bc.ctx(&rustc.info, false);
+    let BuildContext {
+        tree,
+        mut toolchain,
+    } = bc;
+    let mut ctx = tree.ctx(&rustc.info, false);
     ctx.out_of_srctree = false;
     // The module's commands spell the object tree as Kbuild does for `M=`.
     let spell = plan::extmod::vars(&dir, &objtree_abs.display().to_string(), &ctx.srctree);
     ctx.objtree = spell
         .fill(&desc.objtree)
         .map_err(|e| anyhow::anyhow!("extmod: {e}"))?;
+    // The kernel's C flags (for C parts), as make recorded them, and its linker (for modules
+    // of several objects), as its vmlinux.o link recorded it.
+    let cflags = super::build::bindgen_c_flags(&tree, &ctx.srctree, &ctx)?;
+    let cc = cflags.recorded.then(|| kbuild_tools(&make_vars).cc);
+    let module_c_flags = match &cc {
+        Some(cc) => super::build::module_c_flags(&ctx, cc, &cflags.flags, &mut toolchain)?,
+        None => vec![],
+    };
+    toolchain.save(&tree.objtree)?;
+    let kernel_ld = recorded_ld(&objtree_abs);
     let hostcc = opts
         .hostcc
         .clone()
@@ -99,10 +112,11 @@ pub fn prepare(opts: &BuildOpts, dir: &Path) -> anyhow::Result<Prepared> {
         bindgen: String::new(),
         hostcc,
         hostldflags: " ".into(),
-        bindgen_c_flags: vec![],
-        cc: None,
-        module_c_flags: vec![],
-        bindgen_target: bc.tree.arch.bindgen_target().to_string(),
+        bindgen_c_flags: cflags.flags.clone(),
+        cc,
+        module_c_flags,
+        kernel_ld,
+        bindgen_target: tree.arch.bindgen_target().to_string(),
         tools,
     };
     let (plan, ext) = plan::extmod::make(&inputs, &dir, opts.clippy)?;
@@ -110,11 +124,11 @@ pub fn prepare(opts: &BuildOpts, dir: &Path) -> anyhow::Result<Prepared> {
         &ext.make_dir,
         &ext.make_args,
         &objtree_abs,
-        bc.tree.arch.srcarch(),
+        tree.arch.srcarch(),
         &rustc_path,
         &make_vars,
     );
-    let cfg = bc.tree.cfg.clone();
+    let cfg = tree.cfg.clone();
     Ok(Prepared {
         objtree: objtree_abs,
         plan,
@@ -221,6 +235,17 @@ pub(super) fn kernel_make(
         make = make.arg(format!("{k}={v}"));
     }
     make
+}
+
+/// The linker and KBUILD_LDFLAGS of a built kernel, from its `vmlinux.o` link
+/// (`$(LD) $(KBUILD_LDFLAGS) -r -o vmlinux.o …`).
+fn recorded_ld(objtree: &Path) -> Option<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(objtree.join(".vmlinux.o.cmd")).ok()?;
+    let cmd = text.lines().next()?.split_once(" := ")?.1;
+    let words = shlex::split(cmd)?;
+    let r = words.iter().position(|w| w == "-r")?;
+    let (ld, flags) = words[..r].split_first()?;
+    Some((ld.clone(), flags.to_vec()))
 }
 
 /// `ARCH`, `RUSTC` and `BINDGEN` as the configuration was made with them

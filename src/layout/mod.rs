@@ -319,6 +319,20 @@ pub struct ExtmodDesc {
     pub order_line: String,
     /// One line of `foo.mod` for part `{part}`.
     pub mod_line: String,
+    /// `$(src)` of a folder of the module: `{folder}` (`.` for the module's own), `{subpath}`
+    /// (empty for the module's own, `/sub` for a subfolder).
+    pub c_src: String,
+    /// What `./` of the kernel's recorded `-I./…` flags becomes in the module's C commands.
+    #[serde(default)]
+    pub c_objtree: Option<String>,
+    /// Recorded C flags the module's commands lack (`-fmacro-prefix-map`, which the top
+    /// Makefile adds only when building out of the source tree).
+    #[serde(default)]
+    pub c_remove: Vec<String>,
+    /// `cmd_ld_multi_m` after the linker: a module of several objects linked into one
+    /// (`{ld_flags}`: KBUILD_LDFLAGS as the kernel's vmlinux.o link recorded them; `{obj}`,
+    /// `{mod_list}`).
+    pub link_args: Vec<String>,
     /// Where make runs modpost and the final link, and its arguments: the compile phase (the
     /// build folder) is given to `-o`, so make takes rkbuild's objects as they are.
     pub make_dir: String,

@@ -68,10 +68,12 @@ pub(super) fn steps(inp: &Inputs, comp: &Composite) -> anyhow::Result<(Vec<Step>
     let (mut out, mut skipped) = (vec![], vec![]);
     for p in others {
         match (&p.lang, &p.src) {
-            (PartLang::C, Some(src)) => match c_step(inp, desc, cc, comp, &p.obj, src) {
-                Ok(s) => out.push(s),
-                Err(why) => skipped.push(skip(&p.obj, why)),
-            },
+            (PartLang::C, Some(src)) => {
+                match c_step(inp, desc, cc, comp, &tree_place(inp, desc, &p.obj, src)) {
+                    Ok(s) => out.push(s),
+                    Err(why) => skipped.push(skip(&p.obj, why)),
+                }
+            }
             _ => skipped.push(skip(
                 &p.obj,
                 "not C (assembly, or made by a rule): left to the kernel's make".into(),
@@ -103,39 +105,96 @@ fn split_recorded<'a>(flags: &'a [String], srctree: &str) -> (&'a [String], &'a 
     }
 }
 
-fn c_step(
+/// Where a C part is, and how its command spells it.
+pub(super) struct CPlace {
+    /// The root the makefiles were read from (the source tree, or an external module's folder).
+    pub root: std::path::PathBuf,
+    /// The part's folder under the root, with a `/` (`samples/rust/`; empty for the root).
+    pub folder: String,
+    /// The root's own makefile counts (an external module's folder).
+    pub root_is_folder: bool,
+    /// The object and the C file, as the command spells them.
+    pub obj: String,
+    pub input: String,
+    /// `$(obj)` of the part's folder, as the command spells it.
+    pub obj_dir: String,
+    /// `$(src)` of a folder (relative to the root, no `/`; empty for the root), as the
+    /// command spells it.
+    pub src_of: Box<dyn Fn(&str) -> String>,
+    /// Whether Makefile.lib adds `-I$(src) -I$(obj)` (an `O=` build of the tree itself).
+    pub src_obj_includes: bool,
+    /// Recorded flags this place's commands lack.
+    pub remove: Vec<String>,
+    /// What `./` in the recorded flags' `-I./…` becomes (an external module built in its own
+    /// folder sees the object tree by its absolute path).
+    pub objtree: Option<String>,
+}
+
+/// A part of the tree itself, as `make O=` spells it.
+fn tree_place(inp: &Inputs, desc: &CPartDesc, obj: &str, src: &str) -> CPlace {
+    let ctx = inp.ctx;
+    let dir = obj.rsplit_once('/').map(|(d, _)| d).unwrap_or(".");
+    let mut v = base_vars(inp);
+    v.set("srctree", ctx.srctree.clone());
+    let template = desc.src.clone();
+    CPlace {
+        root: inp.srctree.to_path_buf(),
+        folder: format!("{dir}/"),
+        root_is_folder: false,
+        obj: obj.to_string(),
+        input: format!("{}/{}", ctx.srctree, src),
+        obj_dir: dir.to_string(),
+        src_of: Box::new(move |d: &str| {
+            let mut w = v.clone();
+            w.set("dir", d);
+            w.fill(&template).unwrap_or_default()
+        }),
+        src_obj_includes: ctx.out_of_srctree,
+        remove: vec![],
+        objtree: None,
+    }
+}
+
+pub(super) fn c_step(
     inp: &Inputs,
     desc: &CPartDesc,
     cc: &str,
     comp: &Composite,
-    obj: &str,
-    src: &str,
+    at: &CPlace,
 ) -> Result<Step, String> {
     let ctx = inp.ctx;
-    let (dir, file) = obj.rsplit_once('/').unwrap_or((".", obj));
+    let obj = at.obj.as_str();
+    let file = obj.rsplit('/').next().unwrap_or(obj);
+    let dir = at.obj_dir.as_str();
     let stem = file.strip_suffix(".o").unwrap_or(file);
     let module = comp.kind == ObjKind::Module;
     let mut v = base_vars(inp);
     v.set("srctree", ctx.srctree.clone()).set("dir", dir);
-    let src_of = |d: &str| {
-        let mut w = v.clone();
-        w.set("dir", d);
-        w.fill(&desc.src).unwrap_or_default()
-    };
     let spell = Spelling {
+        root_is_folder: at.root_is_folder,
         srctree: &ctx.srctree,
-        src: &src_of,
+        src: &at.src_of,
     };
     let folder = folder_c_flags(
-        inp.srctree,
+        &at.root,
         ctx.cfg,
-        &format!("{dir}/"),
+        &at.folder,
         stem,
         &spell,
         &desc.sanitize_var,
     )?;
     let (base, kernel_tail) = split_recorded(&inp.bindgen_c_flags, &ctx.srctree);
-    let mut flags: Vec<String> = base.to_vec();
+    let mut flags: Vec<String> = match &at.objtree {
+        Some(o) => base
+            .iter()
+            .map(|f| match f.strip_prefix("-I./") {
+                Some(rest) => format!("-I{o}/{rest}"),
+                None => f.clone(),
+            })
+            .collect(),
+        None => base.to_vec(),
+    };
+    filter_out(&mut flags, &at.remove);
     flags.extend(folder.subdir);
     flags.extend(folder.ccflags);
     filter_out(&mut flags, &folder.ccflags_remove);
@@ -151,8 +210,11 @@ fn c_step(
             flags.extend(g.value.iter().cloned());
         }
     }
-    if ctx.out_of_srctree {
-        flags.push(format!("-I{}", src_of(dir)));
+    if at.src_obj_includes {
+        flags.push(format!(
+            "-I{}",
+            (at.src_of)(at.folder.trim_end_matches('/'))
+        ));
         flags.push(format!("-I{dir}"));
     }
     if module {
@@ -181,7 +243,7 @@ fn c_step(
         w.set("out_stem", stem);
         w.fill(&desc.depfile).map_err(|e| format!("c_part: {e}"))?
     };
-    let input = format!("{}/{}", ctx.srctree, src);
+    let input = at.input.clone();
     v.set("input", input.clone())
         .list("c_flags", flags)
         .list("modfile_flag", modfile_flag)

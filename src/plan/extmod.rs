@@ -5,10 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
+use super::c_parts::CPlace;
 use super::drivers::driver_step;
-use super::kbuild::{walk_extmod, PartLang};
-use super::rust_dir::{check_build_error, objtool};
-use super::{Inputs, Plan, PlanError};
+use super::kbuild::{walk_extmod, PartLang, Skipped};
+use super::rust_dir::{check_build_error, objtool, objtool_delayed};
+use super::{Command, Inputs, Plan, PlanError, Step, StepKind};
 use crate::layout::{ExtmodDesc, Vars};
 use crate::mapping::ObjKind;
 
@@ -87,15 +88,75 @@ pub fn make(inp: &Inputs, dir: &Path, clippy: bool) -> anyhow::Result<(Plan, Ext
         s.post.extend(objtool(inp, true, drv.composite.is_none()));
         steps.push(s);
     }
-    if let Some(c) = walk.composites.first() {
-        let other = c.parts.iter().find(|p| p.lang != PartLang::Rust);
-        return Err(PlanError::Unsupported(format!(
-            "{}: `{}` is made of several objects{}; rkbuild builds external modules of one Rust object each so far\n  fix: build it with the kernel's make (`make M=…`), or make it one crate (`mod` files under one root)",
-            c.listed_at,
-            c.obj,
-            other.map(|p| format!(" (`{}` among them)", p.obj)).unwrap_or_default()
-        ))
-        .into());
+    // Modules of several objects: their C parts compiled as the module's commands spell them,
+    // then all parts linked into the module's object.
+    let mut composites = vec![];
+    let mut skipped = walk.skipped;
+    for c in &walk.composites {
+        let (obj, _) = spell(&c.obj)?;
+        let at = c.listed_at.clone();
+        for p in c.parts.iter().filter(|p| p.lang != PartLang::Rust) {
+            let (Some(src), PartLang::C) = (&p.src, p.lang) else {
+                return Err(PlanError::Unsupported(format!(
+                    "{}: `{}` of `{}` is not C or Rust (assembly, or made by a rule): rkbuild does not build it yet\n  fix: build the module with the kernel's make (`make M=…`)",
+                    p.listed_at, p.obj, c.obj
+                ))
+                .into());
+            };
+            let (Some(cc), Some(cdesc)) = (&inp.cc, &ctx.vintage.c_part) else {
+                return Err(PlanError::Unsupported(format!(
+                    "{at}: `{}` has a C part, and the kernel's C flags are not known here\n  fix: prepare the kernel's C side (`make prepare` in the object tree)",
+                    c.obj
+                ))
+                .into());
+            };
+            let (pobj, _) = spell(&p.obj)?;
+            let (_, input) = spell(src)?;
+            let place = c_place(d, &base, &obj_dir, dir, &p.obj, pobj, input)?;
+            steps.push(
+                super::c_parts::c_step(inp, cdesc, cc, c, &place)
+                    .map_err(|e| PlanError::Unsupported(format!("{}: {e}", p.listed_at)))?,
+            );
+        }
+        let Some((ld, ld_flags)) = &inp.kernel_ld else {
+            // `build -M` needs a built kernel anyway (its Module.symvers); the plan says why.
+            skipped.push(Skipped {
+                obj: obj.clone(),
+                symbol: String::new(),
+                listed_at: at,
+                why: Some("linked with the kernel's linker flags, which only a built kernel has recorded (.vmlinux.o.cmd)".into()),
+            });
+            composites.push(c.clone());
+            continue;
+        };
+        let parts: Vec<String> = c
+            .parts
+            .iter()
+            .map(|p| spell(&p.obj).map(|(o, _)| o))
+            .collect::<Result<_, _>>()?;
+        let stem = obj.strip_suffix(".o").unwrap_or(&obj);
+        let mut v = base.clone();
+        v.set("obj", obj.clone())
+            .set("mod_list", format!("{stem}.mod"))
+            .list("ld_flags", ld_flags.clone());
+        let args = crate::layout::expand(&d.link_args, &v)
+            .map_err(|e| PlanError::Unsupported(format!("extmod: {e}")))?;
+        let mut s = Step::new(&obj, StepKind::Link, "LD [M]");
+        s.outputs = vec![obj.clone()];
+        s.inputs = parts.clone();
+        s.deps = parts;
+        s.module = true;
+        if objtool_delayed(inp) {
+            s.post.extend(objtool(inp, true, true));
+        }
+        s.command = Some(Command {
+            env: vec![],
+            program: ld.clone(),
+            args,
+            stdout: None,
+        });
+        steps.push(s);
+        composites.push(c.clone());
     }
     if steps.is_empty() {
         return Err(PlanError::Unsupported(format!(
@@ -108,16 +169,30 @@ pub fn make(inp: &Inputs, dir: &Path, clippy: bool) -> anyhow::Result<(Plan, Ext
     let mut order = String::new();
     let mut lists = vec![];
     let mut modules = vec![];
-    for drv in &walk.drivers {
+    let single = walk
+        .drivers
+        .iter()
+        .filter(|d| d.composite.is_none())
+        .map(|d| (d.obj.clone(), vec![d.obj.clone()]));
+    let multi = composites.iter().map(|c| {
+        (
+            c.obj.clone(),
+            c.parts.iter().map(|p| p.obj.clone()).collect(),
+        )
+    });
+    for (module, parts) in single.chain(multi) {
         let mut v = base.clone();
-        v.set("file", drv.obj.clone()).set("part", drv.obj.clone());
+        v.set("file", module.clone());
         order.push_str(&fill(&v, &d.order_line)?);
         order.push('\n');
-        let stem = drv.obj.strip_suffix(".o").unwrap_or(&drv.obj);
-        lists.push((
-            dir.join(format!("{stem}.mod")),
-            format!("{}\n", fill(&v, &d.mod_line)?),
-        ));
+        let mut text = String::new();
+        for p in parts {
+            v.set("part", p);
+            text.push_str(&fill(&v, &d.mod_line)?);
+            text.push('\n');
+        }
+        let stem = module.strip_suffix(".o").unwrap_or(&module);
+        lists.push((dir.join(format!("{stem}.mod")), text));
         modules.push(dir.join(format!("{stem}.ko")));
     }
     lists.insert(0, (dir.join("modules.order"), order));
@@ -129,7 +204,7 @@ pub fn make(inp: &Inputs, dir: &Path, clippy: bool) -> anyhow::Result<(Plan, Ext
         objtree: workdir,
         build_assert: crate::flags::build_assert(ctx).0,
         steps,
-        skipped: walk.skipped,
+        skipped,
         // The kernel's crates, built with its rust/.
         prebuilt: ctx.vintage.crates.iter().map(|c| c.name.clone()).collect(),
         tools: inp.tools.clone(),
@@ -147,4 +222,56 @@ pub fn make(inp: &Inputs, dir: &Path, clippy: bool) -> anyhow::Result<(Plan, Ext
         modules,
     };
     Ok((plan, ext))
+}
+
+/// Where a C part of the module is, as the module's commands spell it.
+fn c_place(
+    d: &ExtmodDesc,
+    base: &Vars,
+    obj_dir: &str,
+    moddir: &Path,
+    rel: &str,
+    obj: String,
+    input: String,
+) -> Result<CPlace, PlanError> {
+    let folder = rel.rsplit_once('/').map(|(f, _)| f).unwrap_or("");
+    let (b, template) = (base.clone(), d.c_src.clone());
+    let objtree = d.c_objtree.as_ref().map(|o| fill(base, o)).transpose()?;
+    Ok(CPlace {
+        root: moddir.to_path_buf(),
+        folder: if folder.is_empty() {
+            String::new()
+        } else {
+            format!("{folder}/")
+        },
+        root_is_folder: true,
+        obj,
+        input,
+        obj_dir: if folder.is_empty() {
+            obj_dir.to_string()
+        } else if obj_dir == "." {
+            folder.to_string()
+        } else {
+            format!("{obj_dir}/{folder}")
+        },
+        src_of: Box::new(move |f: &str| {
+            let mut v = b.clone();
+            v.set("folder", if f.is_empty() { "." } else { f }).set(
+                "subpath",
+                if f.is_empty() {
+                    String::new()
+                } else {
+                    format!("/{f}")
+                },
+            );
+            v.fill(&template).unwrap_or_default()
+        }),
+        src_obj_includes: false,
+        remove: d
+            .c_remove
+            .iter()
+            .map(|r| fill(base, r))
+            .collect::<Result<_, _>>()?,
+        objtree,
+    })
 }

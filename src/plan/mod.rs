@@ -47,6 +47,8 @@ pub enum StepKind {
     Exports,
     /// The kernel's C compiler on a file of `rust/` (`helpers.o`, the `.rs.S` preprocessed).
     C,
+    /// Objects of a module linked into one (`cmd_ld_multi_m`).
+    Link,
 }
 
 /// A command line: environment, program and arguments, run in the object tree.
@@ -238,6 +240,9 @@ pub struct Inputs<'a> {
     /// What the arch adds to the C flags of module objects (KBUILD_CFLAGS_MODULE after
     /// `-DMODULE`), its `cc-option`s already asked of `cc`.
     pub module_c_flags: Vec<String>,
+    /// The kernel's linker and KBUILD_LDFLAGS, as its `vmlinux.o` link recorded them (a built
+    /// kernel); modules of several objects are linked with them.
+    pub kernel_ld: Option<(String, Vec<String>)>,
     pub tools: BTreeMap<String, String>,
 }
 
@@ -405,6 +410,7 @@ mod tests {
             bindgen_c_flags: vec!["-D__KERNEL__".into()],
             cc: None,
             module_c_flags: vec![],
+            kernel_ld: None,
             bindgen_target: "x86_64-linux-gnu".into(),
             tools: BTreeMap::new(),
         }

@@ -252,13 +252,23 @@ fn bindgen_step(inp: &Inputs, r: &BindgenRun, base: &Vars) -> anyhow::Result<Ste
 /// `$(cmd_objtool)` for an object, when objtool runs on it (Makefile.build's
 /// `objtool-enabled`): every kernel object, or with `delay-objtool` only single-file modules
 /// (then with `--link`); `--module` for parts of modules.
+/// Whether objtool waits for the linked object (`delay-objtool`: LTO, IBT …), so parts of a
+/// module of several objects are not checked one by one.
+pub(super) fn objtool_delayed(inp: &Inputs) -> bool {
+    let ctx = inp.ctx;
+    ctx.vintage
+        .objtool
+        .as_ref()
+        .is_some_and(|o| o.delay.iter().any(|s| ctx.on(s)))
+}
+
 pub(super) fn objtool(inp: &Inputs, module: bool, single_obj_m: bool) -> Option<PostStep> {
     let ctx = inp.ctx;
     let o = ctx.vintage.objtool.as_ref()?;
     if !ctx.on("OBJTOOL") {
         return None;
     }
-    let delay = o.delay.iter().any(|s| ctx.on(s));
+    let delay = objtool_delayed(inp);
     if delay && !single_obj_m {
         return None;
     }

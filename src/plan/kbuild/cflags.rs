@@ -28,6 +28,9 @@ pub struct FolderCFlags {
 
 /// How commands spell Kbuild's paths (`$(srctree)`, and `$(src)` for a folder).
 pub struct Spelling<'a> {
+    /// The root is a folder of its own whose makefile counts (an external module's); the top
+    /// of the source tree is not (its makefiles drive the build, not a folder).
+    pub root_is_folder: bool,
     pub srctree: &'a str,
     /// `$(src)` of a folder (`drivers/foo`, no slash).
     pub src: &'a dyn Fn(&str) -> String,
@@ -54,9 +57,16 @@ pub fn folder_c_flags(
         sanitize: true,
         ..Default::default()
     };
+    let mut folders: Vec<String> = dir
+        .match_indices('/')
+        .map(|(i, _)| dir[..=i].to_string())
+        .collect();
+    if spell.root_is_folder {
+        folders.insert(0, String::new());
+    }
     let mut at = String::new();
-    for (i, _) in dir.match_indices('/') {
-        at = dir[..=i].to_string();
+    for f in folders {
+        at = f;
         let Some(scope) = read(srctree, cfg, &at, spell, per_object.clone())? else {
             continue;
         };
@@ -146,6 +156,7 @@ mod tests {
         ]);
         let (srctree, src) = spell();
         let s = Spelling {
+            root_is_folder: false,
             srctree: &srctree,
             src: &src,
         };
@@ -188,6 +199,7 @@ mod tests {
         )]);
         let (srctree, src) = spell();
         let s = Spelling {
+            root_is_folder: false,
             srctree: &srctree,
             src: &src,
         };
