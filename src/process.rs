@@ -31,6 +31,13 @@ impl Output {
     pub fn success(&self) -> bool {
         self.status.success()
     }
+
+    /// The last `n` lines of what it printed (stdout, then stderr): for error messages.
+    pub fn tail(&self, n: usize) -> String {
+        let text = format!("{}{}", self.stdout, self.stderr);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(n)..].join("\n")
+    }
 }
 
 impl Process {

@@ -160,15 +160,7 @@ impl Env {
             .env("LIBCLANG_PATH", &self.libclang)
             .env("LLVM", "-22")
             .env("NO_COLOR", "1");
-        for k in [
-            "KRUSTFLAGS",
-            "V",
-            "MAKEFLAGS",
-            "MAKELEVEL",
-            "CC",
-            "HOSTCC",
-            "OBJCOPY",
-        ] {
+        for k in common::RKBUILD_ENV_UNSET {
             c.env_remove(k);
         }
         let o = c.output().unwrap();
@@ -180,21 +172,6 @@ impl Env {
         );
         out
     }
-}
-
-fn run(mut c: Command, what: &str) -> String {
-    let t = Instant::now();
-    let o = c
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(o.status.success(), "{what} failed:\n{text}");
-    eprintln!("  {what}: {:.1} s", t.elapsed().as_secs_f64());
-    text
 }
 
 fn version(tool: &Path, arg: &str) -> String {
@@ -243,16 +220,16 @@ fn kernel(env: &Env, t: &Target) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     let mut c = env.make(&dir, t.arch, &wrapper);
     c.arg("tinyconfig");
-    run(c, "make tinyconfig (boot kernel)");
+    common::run_timed(c, "make tinyconfig (boot kernel)");
     let mut c = Command::new(env.src.join("scripts/config"));
     c.arg("--file")
         .arg(dir.join(".config"))
         .args(FRAGMENT)
         .args(t.fragment);
-    run(c, "scripts/config");
+    common::run_timed(c, "scripts/config");
     let mut c = env.make(&dir, t.arch, &wrapper);
     c.arg("olddefconfig");
-    run(c, "make olddefconfig (boot kernel)");
+    common::run_timed(c, "make olddefconfig (boot kernel)");
     let config = common::read(&dir.join(".config"));
     for want in [
         "CONFIG_RUST=y",
@@ -267,7 +244,7 @@ fn kernel(env: &Env, t: &Target) -> PathBuf {
     let image = Path::new(t.image).file_name().unwrap().to_str().unwrap();
     let mut c = env.make(&dir, t.arch, &wrapper);
     c.args(["-j2", image, "modules"]);
-    run(
+    common::run_timed(
         c,
         &format!(
             "make -j2 {image} modules ({} boot kernel, RUSTC=rkbuild-rustc)",
@@ -475,7 +452,7 @@ fn extmod_equals_make(
     let mut c = env.make(kdir, target.arch, &wrapper);
     c.arg(format!("M={}", m.path().display())).arg("modules");
     let t = Instant::now();
-    run(c, &format!("make M=<{template}> modules"));
+    common::run_timed(c, &format!("make M=<{template}> modules"));
     let make_ms = t.elapsed().as_millis();
     let k = kdir.display().to_string();
     let md = m.path().display().to_string();

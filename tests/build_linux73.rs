@@ -110,35 +110,21 @@ impl Env {
     }
 }
 
-fn run(mut c: Command, what: &str) {
-    let t = Instant::now();
-    let o = c
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
-    assert!(
-        o.status.success(),
-        "{what} failed:\n{}\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    eprintln!("  {what}: {:.1} s", t.elapsed().as_secs_f64());
-}
-
 /// An arch's defconfig with the oracle's Rust options, as the kernel's make writes it.
 fn defconfig_with_rust(env: &Env, arch: &str, extra: &[&str]) -> String {
     let d = tempfile::tempdir().unwrap();
     let mut c = env.make(d.path(), arch);
     c.arg("defconfig");
-    run(c, &format!("make ARCH={arch} defconfig"));
+    common::run_timed(c, &format!("make ARCH={arch} defconfig"));
     let mut c = Command::new(env.src.join("scripts/config"));
     c.arg("--file")
         .arg(d.path().join(".config"))
         .args(common::RUST_SAMPLES)
         .args(extra);
-    run(c, "scripts/config");
+    common::run_timed(c, "scripts/config");
     let mut c = env.make(d.path(), arch);
     c.arg("olddefconfig");
-    run(c, &format!("make ARCH={arch} olddefconfig"));
+    common::run_timed(c, &format!("make ARCH={arch} olddefconfig"));
     let text = common::read(&d.path().join(".config"));
     assert!(
         text.contains("\nCONFIG_RUST=y\n"),
@@ -161,7 +147,7 @@ fn reference(env: &Env, name: &str, config: &str, drivers: &[String], extra: &[S
         for t in extra.iter().filter(|t| !dir.join(t).is_file()) {
             let mut c = env.make(&dir, arch);
             c.arg(t);
-            run(c, &format!("make {t} (reference)"));
+            common::run_timed(c, &format!("make {t} (reference)"));
         }
         return dir;
     }
@@ -170,10 +156,10 @@ fn reference(env: &Env, name: &str, config: &str, drivers: &[String], extra: &[S
     std::fs::write(dir.join(".config"), config).unwrap();
     let mut c = env.make(&dir, arch);
     c.arg("olddefconfig");
-    run(c, "make olddefconfig (reference)");
+    common::run_timed(c, "make olddefconfig (reference)");
     let mut c = env.make(&dir, arch);
     c.args(["-j2", "prepare"]);
-    run(c, "make -j2 prepare (reference)");
+    common::run_timed(c, "make -j2 prepare (reference)");
     // Single objects, one make each: given together (or with `prepare`), Kbuild may skip some.
     for t in std::iter::once("rust/exports.o")
         .chain(drivers.iter().map(String::as_str))
@@ -181,7 +167,7 @@ fn reference(env: &Env, name: &str, config: &str, drivers: &[String], extra: &[S
     {
         let mut c = env.make(&dir, arch);
         c.arg(t);
-        run(c, &format!("make {t} (reference)"));
+        common::run_timed(c, &format!("make {t} (reference)"));
     }
     std::fs::write(&stamp_file, stamp).unwrap();
     dir
@@ -199,15 +185,7 @@ fn rkbuild(env: &Env, args: &[&str]) -> String {
         Some(l) => c.env("LLVM", l),
         None => c.env_remove("LLVM"),
     };
-    for k in [
-        "KRUSTFLAGS",
-        "V",
-        "MAKEFLAGS",
-        "MAKELEVEL",
-        "CC",
-        "HOSTCC",
-        "OBJCOPY",
-    ] {
+    for k in common::RKBUILD_ENV_UNSET {
         c.env_remove(k);
     }
     let t = Instant::now();

@@ -161,12 +161,9 @@ fn make_c_side(
     let p = p.args(targets);
     let out = p.output()?;
     if !out.success() {
-        let text = format!("{}{}", out.stdout, out.stderr);
-        let tail: Vec<&str> = text.lines().rev().take(25).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
         bail!(
             "the kernel's make could not prepare the C side (`{p}`):\n{}\n  fix: run that command by hand to see why (a missing host tool such as flex, bison or libelf-dev is common)",
-            tail.join("\n")
+            out.tail(25)
         );
     }
     Ok(())
@@ -465,23 +462,34 @@ pub fn run(opts: &BuildOpts, out: Out) -> anyhow::Result<exec::Summary> {
             });
         }
     }
-    let jobs = opts
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let summary = exec::run(
-        &p.plan,
-        &exec::Options {
-            jobs,
-            out,
-            cfg: &p.tree.cfg,
-            objcopy: p.objcopy.clone(),
-        },
-    )
-    .map_err(anyhow::Error::new)?;
+    let summary = run_plan(&p.plan, opts, &p.tree.cfg, &p.objcopy, out)?;
     if opts.modules {
         link_modules(&p, out)?;
     }
     Ok(summary)
+}
+
+/// Runs a plan with `-j` of the options (default: the number of cores).
+pub(super) fn run_plan(
+    plan: &Plan,
+    opts: &BuildOpts,
+    cfg: &crate::kconfig::DotConfig,
+    objcopy: &Path,
+    out: Out,
+) -> anyhow::Result<exec::Summary> {
+    let jobs = opts
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    exec::run(
+        plan,
+        &exec::Options {
+            jobs,
+            out,
+            cfg,
+            objcopy: objcopy.to_path_buf(),
+        },
+    )
+    .map_err(anyhow::Error::new)
 }
 
 /// `--modules`: the kernel's modpost and final link over the objects just built, as the

@@ -150,19 +150,7 @@ pub fn run(opts: &BuildOpts, dir: &Path, out: Out) -> anyhow::Result<exec::Summa
             p.objtree.display()
         );
     }
-    let jobs = opts
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let summary = exec::run(
-        &p.plan,
-        &exec::Options {
-            jobs,
-            out,
-            cfg: &p.cfg,
-            objcopy: p.objcopy.clone(),
-        },
-    )
-    .map_err(anyhow::Error::new)?;
+    let summary = super::build::run_plan(&p.plan, opts, &p.cfg, &p.objcopy, out)?;
     for (path, text) in &p.ext.lists {
         crate::fsutil::write_if_changed(path, text.as_bytes())?;
     }
@@ -183,12 +171,9 @@ pub fn run(opts: &BuildOpts, dir: &Path, out: Out) -> anyhow::Result<exec::Summa
 pub(super) fn final_link(make: &Process, out: Out) -> anyhow::Result<()> {
     let o = make.output()?;
     if !o.success() {
-        let text = format!("{}{}", o.stdout, o.stderr);
-        let tail: Vec<&str> = text.lines().rev().take(25).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
         bail!(
             "the kernel's modpost and link failed (`{make}`):\n{}\n  fix: a symbol a module uses must be exported by the kernel it is built against; rebuild the kernel if its configuration changed",
-            tail.join("\n")
+            o.tail(25)
         );
     }
     for line in o.stdout.lines() {

@@ -6,7 +6,7 @@
 //! it (drm with `drm_panic_qr.o`) is left to the kernel's make, and the plan says so.
 
 use super::kbuild::{folder_c_flags, Composite, PartLang, Skipped, Spelling};
-use super::rust_dir::{base_vars, objtool};
+use super::rust_dir::{base_vars, kernel_object_c_flags, objtool};
 use super::{Command, Inputs, Step, StepKind};
 use crate::layout::{expand, CPartDesc};
 use crate::makefile::filter_out;
@@ -201,14 +201,7 @@ pub(super) fn c_step(
     flags.extend(folder.obj);
     filter_out(&mut flags, &folder.obj_remove);
     if folder.sanitize {
-        for g in ctx
-            .vintage
-            .kernel_object_c_flags
-            .iter()
-            .filter(|g| g.when.holds(ctx))
-        {
-            flags.extend(g.value.iter().cloned());
-        }
+        flags.extend(kernel_object_c_flags(ctx));
     }
     if at.src_obj_includes {
         flags.push(format!(

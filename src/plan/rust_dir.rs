@@ -302,20 +302,24 @@ fn fill_config(ctx: &crate::flags::Ctx, w: &str) -> String {
     out
 }
 
+/// What Makefile.lib adds to the C flags of every kernel object (UBSAN …), for this
+/// configuration.
+pub(super) fn kernel_object_c_flags(ctx: &crate::flags::Ctx) -> Vec<String> {
+    ctx.vintage
+        .kernel_object_c_flags
+        .iter()
+        .filter(|g| g.when.holds(ctx))
+        .flat_map(|g| g.value.iter().cloned())
+        .collect()
+}
+
 /// The C flags of one file of `rust/`: `CFLAGS_REMOVE_…` applied, and for kernel objects
 /// Makefile.lib's per-object sanitizer flags just before the folder's `-I`.
 fn c_object_flags(inp: &Inputs, r: &crate::layout::CRun) -> Vec<String> {
     let ctx = inp.ctx;
     let mut extra: Vec<String> = vec![];
     if r.kernel_object {
-        for g in ctx
-            .vintage
-            .kernel_object_c_flags
-            .iter()
-            .filter(|g| g.when.holds(ctx))
-        {
-            extra.extend(g.value.iter().cloned());
-        }
+        extra = kernel_object_c_flags(ctx);
     }
     let folder = format!("-I{}/rust", ctx.srctree);
     let mut out = vec![];

@@ -235,3 +235,30 @@ pub fn plan_equals_cmd_files(
     }
     compared
 }
+
+/// Runs `c`, which must succeed, and says how long `what` took; returns what it printed.
+pub fn run_timed(mut c: std::process::Command, what: &str) -> String {
+    let t = std::time::Instant::now();
+    let o = c
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(o.status.success(), "{what} failed:\n{text}");
+    eprintln!("  {what}: {:.1} s", t.elapsed().as_secs_f64());
+    text
+}
+
+/// What a test takes out of rkbuild's environment, so the machine's settings do not leak in.
+pub const RKBUILD_ENV_UNSET: &[&str] = &[
+    "KRUSTFLAGS",
+    "V",
+    "MAKEFLAGS",
+    "MAKELEVEL",
+    "CC",
+    "HOSTCC",
+    "OBJCOPY",
+];
