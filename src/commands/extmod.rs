@@ -150,10 +150,11 @@ pub fn run(opts: &BuildOpts, dir: &Path, out: Out) -> anyhow::Result<exec::Summa
             p.objtree.display()
         );
     }
-    let summary = super::build::run_plan(&p.plan, opts, &p.cfg, &p.objcopy, out)?;
+    // Makefile.build's lists first: a module of several objects is linked from its `foo.mod`.
     for (path, text) in &p.ext.lists {
         crate::fsutil::write_if_changed(path, text.as_bytes())?;
     }
+    let summary = super::build::run_plan(&p.plan, opts, &p.cfg, &p.objcopy, out)?;
     final_link(&p.make, out)?;
     for m in &p.ext.modules {
         if !m.is_file() {

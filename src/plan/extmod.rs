@@ -144,6 +144,7 @@ pub fn make(inp: &Inputs, dir: &Path, clippy: bool) -> anyhow::Result<(Plan, Ext
         let mut s = Step::new(&obj, StepKind::Link, "LD [M]");
         s.outputs = vec![obj.clone()];
         s.inputs = parts.clone();
+        s.inputs.push(format!("{stem}.mod"));
         s.deps = parts;
         s.module = true;
         if objtool_delayed(inp) {
