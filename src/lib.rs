@@ -17,6 +17,7 @@
 
 pub mod analyzer;
 pub mod arch;
+pub mod cache;
 pub mod commands;
 pub mod context;
 pub mod exec;

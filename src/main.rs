@@ -198,6 +198,14 @@ struct BuildArgs {
     /// steps, over rkbuild's objects (the kernel itself must be built).
     #[arg(long, conflicts_with = "extmod")]
     modules: bool,
+    /// Keep every step's outputs in the content-addressed cache, and take them from there
+    /// when another build (any object tree) already made them (default folder:
+    /// ~/.cache/rkbuild).
+    #[arg(long)]
+    cache: bool,
+    /// The cache's folder (turns the cache on).
+    #[arg(long, value_name = "DIR", env = "RKBUILD_CACHE_DIR")]
+    cache_dir: Option<PathBuf>,
 }
 
 impl BuildArgs {
@@ -210,6 +218,9 @@ impl BuildArgs {
             prepare_c: false,
             extmod: self.extmod,
             modules: self.modules,
+            cache: self
+                .cache_dir
+                .or_else(|| self.cache.then(rkbuild::cache::Cache::default_dir)),
         }
     }
 }
@@ -446,6 +457,7 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             out.say(Message::Finished {
                 built: summary.built,
                 fresh: summary.fresh,
+                cached: summary.cached,
                 wall_ms: summary.wall_ms,
                 sum_ms: summary.sum_ms,
                 critical_path_ms: summary.critical_path_ms,

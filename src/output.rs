@@ -88,10 +88,19 @@ pub enum Message<'a> {
     },
     /// A step already up to date: nothing to say to a person (Kbuild says nothing either).
     Fresh { id: &'a str, tag: &'a str },
+    /// A step whose outputs came from the cache: `  CACHED  rust/core.o`, then what its tools
+    /// printed when it ran.
+    Cached {
+        id: &'a str,
+        tag: &'a str,
+        why: &'a str,
+        output: &'a str,
+    },
     /// The build is over.
     Finished {
         built: usize,
         fresh: usize,
+        cached: usize,
         wall_ms: u64,
         sum_ms: u64,
         critical_path_ms: u64,
@@ -150,9 +159,29 @@ impl Message<'_> {
                 );
             }
             Message::Fresh { .. } => {}
-            Message::Finished { built, fresh, .. } => {
-                if *built == 0 && !out.quiet {
+            Message::Cached { id, output, .. } => {
+                if !out.quiet {
+                    stdout += &format!("{}\n", quiet_line("CACHED", id));
+                }
+                if !output.trim().is_empty() {
+                    stderr += output;
+                    if !output.ends_with('\n') {
+                        stderr.push('\n');
+                    }
+                }
+            }
+            Message::Finished {
+                built,
+                fresh,
+                cached,
+                ..
+            } => {
+                if *built == 0 && *cached == 0 && !out.quiet {
                     stdout += &format!("  nothing to do ({fresh} steps up to date)\n");
+                } else if *cached > 0 && !out.quiet {
+                    stdout += &format!(
+                        "  {cached} steps from the cache, {built} built, {fresh} up to date\n"
+                    );
                 }
             }
             Message::Status { tag, subject } => {
@@ -201,14 +230,24 @@ impl Message<'_> {
             Message::Fresh { id, tag } => json!({
                 "reason": "step", "id": id, "tag": tag, "status": "fresh",
             }),
+            Message::Cached {
+                id,
+                tag,
+                why,
+                output,
+            } => json!({
+                "reason": "step", "id": id, "tag": tag, "status": "cached", "why": why,
+                "output": output,
+            }),
             Message::Finished {
                 built,
                 fresh,
+                cached,
                 wall_ms,
                 sum_ms,
                 critical_path_ms,
             } => json!({
-                "reason": "build-finished", "built": built, "fresh": fresh,
+                "reason": "build-finished", "built": built, "fresh": fresh, "cached": cached,
                 "wall_ms": wall_ms, "sum_ms": sum_ms, "critical_path_ms": critical_path_ms,
             }),
             Message::Status { .. } => return None,

@@ -32,6 +32,8 @@ pub struct BuildOpts {
     pub extmod: Option<PathBuf>,
     /// After the build, link the tree's modules (`.ko`) through the kernel's modpost.
     pub modules: bool,
+    /// The content-addressed step cache's folder, when it is on.
+    pub cache: Option<PathBuf>,
 }
 
 /// Where the bindgen C flags came from.
@@ -480,16 +482,33 @@ pub(super) fn run_plan(
     let jobs = opts
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    exec::run(
+    let cache = opts
+        .cache
+        .as_deref()
+        .map(|d| crate::cache::Cache::open(d, crate::cache::DEFAULT_LIMIT))
+        .transpose()?;
+    let summary = exec::run(
         plan,
         &exec::Options {
             jobs,
             out,
             cfg,
             objcopy: objcopy.to_path_buf(),
+            cache: cache.as_ref(),
         },
     )
-    .map_err(anyhow::Error::new)
+    .map_err(anyhow::Error::new)?;
+    if let Some(c) = &cache {
+        // Under its size limit again; a cache that cannot be trimmed does not fail the build.
+        if let Err(e) = c.evict() {
+            let text = format!("cache: {}: cannot trim it: {e:#}", c.dir().display());
+            out.say(Message::Warning {
+                text: &text,
+                at: None,
+            });
+        }
+    }
+    Ok(summary)
 }
 
 /// `--modules`: the kernel's modpost and final link over the objects just built, as the

@@ -6,6 +6,7 @@
 //! in this run is rebuilt too (its inputs changed). When a step fails, no new step starts; the
 //! running ones finish and keep their outputs, so the next run resumes where this one stopped.
 
+mod cached;
 pub mod fingerprint;
 pub mod post;
 
@@ -30,6 +31,8 @@ pub struct Options<'a> {
     pub cfg: &'a DotConfig,
     /// llvm-objcopy (or the `OBJCOPY` the user named).
     pub objcopy: PathBuf,
+    /// The content-addressed step cache, when it is on.
+    pub cache: Option<&'a crate::cache::Cache>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -37,6 +40,8 @@ pub struct Options<'a> {
 pub enum Status {
     Fresh,
     Built,
+    /// Its outputs came from the cache.
+    Cached,
     Failed,
     /// Not started because another step failed.
     Skipped,
@@ -59,6 +64,8 @@ pub struct Summary {
     pub steps: Vec<StepReport>,
     pub built: usize,
     pub fresh: usize,
+    /// Steps whose outputs came from the cache.
+    pub cached: usize,
     pub wall_ms: u64,
     /// The sum of the durations of the steps that ran.
     pub sum_ms: u64,
@@ -193,7 +200,14 @@ fn run_step(
             log.push('\n');
         }
     }
-    // The fingerprint, once everything is in place.
+    write_fingerprint(plan, step, cfg_syms)?;
+    Ok(log)
+}
+
+/// Records that a step is done, once everything is in place (see [`fingerprint`]).
+fn write_fingerprint(plan: &Plan, step: &Step, cfg_syms: &DotConfig) -> anyhow::Result<()> {
+    let objtree = &plan.objtree;
+    let fp_path = fingerprint::path_for(objtree, &step.id);
     let mut inputs: Vec<String> = vec![];
     if let Some(d) = &step.depfile {
         let text = std::fs::read_to_string(objtree.join(d))
@@ -237,7 +251,7 @@ fn run_step(
             .collect(),
     };
     crate::fsutil::write_if_changed(&fp_path, &serde_json::to_vec_pretty(&fp)?)?;
-    Ok(log)
+    Ok(())
 }
 
 /// A one-line progress indicator on a terminal (stderr), cleared before normal output.
@@ -266,6 +280,20 @@ impl Progress {
             let _ = e.flush();
         }
     }
+}
+
+/// A hit restored and recorded as done.
+fn restore_from(
+    cache: &crate::cache::Cache,
+    plan: &Plan,
+    step: &Step,
+    cfg: &DotConfig,
+) -> anyhow::Result<Option<String>> {
+    let Some(log) = cached::restore(cache, plan, step, cfg)? else {
+        return Ok(None);
+    };
+    write_fingerprint(plan, step, cfg)?;
+    Ok(Some(log))
 }
 
 /// Runs the plan.
@@ -326,6 +354,43 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                 }
                 continue;
             };
+            if let Some(cache) = opts.cache {
+                match restore_from(cache, plan, step, opts.cfg) {
+                    Ok(Some(log)) => {
+                        progress.clear();
+                        out.say(Message::Cached {
+                            id: &step.id,
+                            tag: &step.tag,
+                            why: &why,
+                            output: &log,
+                        });
+                        reports[i] = Some(StepReport {
+                            id: step.id.clone(),
+                            tag: step.tag.clone(),
+                            status: Status::Cached,
+                            why,
+                            duration_ms: 0,
+                            start_ms: t0.elapsed().as_millis() as u64,
+                        });
+                        for &u in &users[i] {
+                            dep_rebuilt[u] = true;
+                            waiting[u] -= 1;
+                            if waiting[u] == 0 {
+                                ready.push_back(u);
+                            }
+                        }
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        let text = format!("cache: {}: {e:#} (building it)", step.id);
+                        out.say(Message::Warning {
+                            text: &text,
+                            at: None,
+                        });
+                    }
+                }
+            }
             progress.clear();
             let command = step.command.as_ref().map(|c| c.display());
             out.say(Message::Started {
@@ -348,9 +413,19 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             let tx = tx.clone();
             let objcopy = opts.objcopy.clone();
             let cfg = opts.cfg;
+            let cache = opts.cache;
             scope.spawn(move || {
                 let t = Instant::now();
-                let result = run_step(plan, &plan.steps[i], &objcopy, cfg);
+                let step = &plan.steps[i];
+                let result = run_step(plan, step, &objcopy, cfg).map(|mut log| {
+                    // A cache that cannot take the outputs never fails the build.
+                    if let Some(cache) = cache {
+                        if let Err(e) = cached::store(cache, plan, step, cfg, &log) {
+                            log.push_str(&format!("warning: cache: not stored: {e:#}\n"));
+                        }
+                    }
+                    log
+                });
                 let _ = tx.send(Finished {
                     index: i,
                     result,
@@ -443,6 +518,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     let summary = Summary {
         built: steps.iter().filter(|s| s.status == Status::Built).count(),
         fresh: steps.iter().filter(|s| s.status == Status::Fresh).count(),
+        cached: steps.iter().filter(|s| s.status == Status::Cached).count(),
         wall_ms: wall.as_millis() as u64,
         sum_ms: steps
             .iter()
@@ -460,7 +536,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             .count();
         return Err(BuildFailed {
             failed,
-            done: summary.built + summary.fresh,
+            done: summary.built + summary.fresh + summary.cached,
             not_run,
             summary,
         });

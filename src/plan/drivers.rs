@@ -8,9 +8,24 @@ use super::{describe, program, Command, Inputs, Plan, PlanError, Step, StepKind}
 use crate::flags::crates::{self, Compiler, Unit};
 use crate::flags::{self, ObjKind};
 
-/// One driver object (`obj` as the commands spell it, `src` its crate root likewise,
-/// `modfile` the module it is part of: `samples/rust/rust_print` for `rust_print_main.o`).
+/// One driver object of the tree (`obj` relative to the trees, `src` its root relative to the
+/// source tree, `modfile` the module it is part of: `samples/rust/rust_print` for
+/// `rust_print_main.o`).
 pub fn driver_step(
+    inp: &Inputs,
+    obj: &str,
+    src: &str,
+    modfile: &str,
+    kind: ObjKind,
+    clippy: bool,
+) -> anyhow::Result<Step> {
+    let src = format!("{}/{}", inp.ctx.srctree, src);
+    spelled_driver_step(inp, obj, &src, modfile, kind, clippy)
+}
+
+/// [`driver_step`] with the object and crate root spelled as the command spells them (an
+/// external module's: `rust_hello.o`, `rust_hello.rs`).
+pub(super) fn spelled_driver_step(
     inp: &Inputs,
     obj: &str,
     src: &str,
@@ -91,8 +106,7 @@ pub(super) fn with_drivers(
     let walk = super::kbuild::walk(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
     let mut skipped = walk.skipped;
     for d in walk.drivers {
-        let src = format!("{}/{}", ctx.srctree, d.src);
-        let mut s = driver_step(inp, &d.obj, &src, &d.modfile, d.kind, clippy)?;
+        let mut s = driver_step(inp, &d.obj, &d.src, &d.modfile, d.kind, clippy)?;
         s.config = d.symbol.clone();
         s.post.extend(check.clone());
         let module = d.kind == ObjKind::Module;

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::c_parts::CPlace;
-use super::drivers::driver_step;
+use super::drivers::spelled_driver_step;
 use super::kbuild::{walk_extmod, PartLang, Skipped};
 use super::rust_dir::{check_build_error, objtool, objtool_delayed};
 use super::{Command, Inputs, Plan, PlanError, Step, StepKind};
@@ -83,7 +83,7 @@ pub fn make(inp: &Inputs, dir: &Path, clippy: bool) -> anyhow::Result<(Plan, Ext
         let (obj, _) = spell(&drv.obj)?;
         let (_, src) = spell(&drv.src)?;
         let modfile = format!("{obj_dir}/{}", drv.modfile);
-        let mut s = driver_step(inp, &obj, &src, &modfile, drv.kind, clippy)?;
+        let mut s = spelled_driver_step(inp, &obj, &src, &modfile, drv.kind, clippy)?;
         s.post.extend(check.clone());
         s.post.extend(objtool(inp, true, drv.composite.is_none()));
         steps.push(s);

@@ -1,0 +1,239 @@
+//! A content-addressed store of build steps, shared by every object tree on the machine: what
+//! a step made (its outputs and what its tools printed) under its action key ([`key`]), the
+//! outputs' bytes by digest, and per command key the input lists past runs read. Entries are
+//! written atomically (a reader never sees half an entry), a blob whose bytes do not match its
+//! digest is refused, and the store is kept under a size limit by dropping the blobs used
+//! least recently.
+//!
+//! Layout under the cache folder: `cas/ab/<digest>` (bytes), `ac/ab/<action key>.json` (an
+//! [`ActionResult`]), `lists/ab/<command key>.json` (input lists, newest first).
+
+pub mod key;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+/// How many input lists are kept per command key (a crate whose includes changed over time).
+const LISTS_KEPT: usize = 8;
+
+/// The default size limit.
+pub const DEFAULT_LIMIT: u64 = 5 << 30;
+
+/// What a step made.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ActionResult {
+    /// Each output: its path as the step names it (normalized, see [`key::normalize`]), the
+    /// digest of its bytes, and whether those bytes are text in which the object tree's path
+    /// was normalized (a depfile).
+    pub outputs: Vec<OutputFile>,
+    /// What the step's tools printed (warnings are shown again on a hit).
+    pub log: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct OutputFile {
+    pub path: String,
+    pub digest: String,
+    #[serde(default)]
+    pub normalized: bool,
+}
+
+/// The store.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    dir: PathBuf,
+    limit: u64,
+}
+
+fn shard(root: &Path, kind: &str, name: &str, ext: &str) -> PathBuf {
+    root.join(kind)
+        .join(&name[..2.min(name.len())])
+        .join(format!("{name}{ext}"))
+}
+
+impl Cache {
+    /// The store in `dir` (made when missing), kept under `limit` bytes.
+    pub fn open(dir: &Path, limit: u64) -> anyhow::Result<Cache> {
+        std::fs::create_dir_all(dir).with_context(|| {
+            format!(
+                "cannot create the cache folder `{}`\n  fix: pass a writable folder as --cache-dir",
+                dir.display()
+            )
+        })?;
+        Ok(Cache {
+            dir: dir.to_path_buf(),
+            limit,
+        })
+    }
+
+    /// The user's cache folder for rkbuild: `$XDG_CACHE_HOME/rkbuild`, else `~/.cache/rkbuild`.
+    pub fn default_dir() -> PathBuf {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+        match (env("XDG_CACHE_HOME"), env("HOME")) {
+            (Some(x), _) => PathBuf::from(x).join("rkbuild"),
+            (None, Some(h)) => PathBuf::from(h).join(".cache/rkbuild"),
+            (None, None) => std::env::temp_dir().join("rkbuild-cache"),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+        if let Some(d) = path.parent() {
+            std::fs::create_dir_all(d)?;
+        }
+        crate::fsutil::write_if_changed(path, bytes)?;
+        Ok(())
+    }
+
+    /// Stores bytes; returns their digest.
+    pub fn put_blob(&self, bytes: &[u8]) -> anyhow::Result<String> {
+        let d = key::digest(bytes);
+        let p = shard(&self.dir, "cas", &d, "");
+        if !p.is_file() {
+            Self::write(&p, bytes)?;
+        }
+        Ok(d)
+    }
+
+    /// The bytes of a digest; `None` when missing or corrupt (then the entry is dropped, so a
+    /// rebuild stores good bytes again). Marks the blob used, for eviction.
+    pub fn blob(&self, digest: &str) -> Option<Vec<u8>> {
+        let p = shard(&self.dir, "cas", digest, "");
+        let bytes = std::fs::read(&p).ok()?;
+        if key::digest(&bytes) != digest {
+            let _ = std::fs::remove_file(&p);
+            return None;
+        }
+        if let Ok(f) = std::fs::File::options().append(true).open(&p) {
+            let _ = f.set_modified(std::time::SystemTime::now());
+        }
+        Some(bytes)
+    }
+
+    pub fn action(&self, key: &str) -> Option<ActionResult> {
+        let text = std::fs::read(shard(&self.dir, "ac", key, ".json")).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
+
+    pub fn put_action(&self, key: &str, r: &ActionResult) -> anyhow::Result<()> {
+        Self::write(
+            &shard(&self.dir, "ac", key, ".json"),
+            &serde_json::to_vec(r)?,
+        )
+    }
+
+    /// The input lists stored for a command key, newest first.
+    pub fn lists(&self, command_key: &str) -> Vec<Vec<String>> {
+        std::fs::read(shard(&self.dir, "lists", command_key, ".json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn add_list(&self, command_key: &str, list: Vec<String>) -> anyhow::Result<()> {
+        let mut lists = self.lists(command_key);
+        lists.retain(|l| *l != list);
+        lists.insert(0, list);
+        lists.truncate(LISTS_KEPT);
+        Self::write(
+            &shard(&self.dir, "lists", command_key, ".json"),
+            &serde_json::to_vec(&lists)?,
+        )
+    }
+
+    /// Drops the blobs used least recently until the store is under its limit; returns the
+    /// bytes dropped. Actions whose blobs are gone are misses, and are stored again.
+    pub fn evict(&self) -> anyhow::Result<u64> {
+        let mut blobs = vec![];
+        let mut total = 0u64;
+        let cas = self.dir.join("cas");
+        for shard in std::fs::read_dir(&cas).into_iter().flatten().flatten() {
+            for e in std::fs::read_dir(shard.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let Ok(m) = e.metadata() else { continue };
+                total += m.len();
+                let t = m.modified().unwrap_or(std::time::UNIX_EPOCH);
+                blobs.push((t, m.len(), e.path()));
+            }
+        }
+        if total <= self.limit {
+            return Ok(0);
+        }
+        blobs.sort();
+        let mut dropped = 0;
+        for (_, len, path) in blobs {
+            if total - dropped <= self.limit {
+                break;
+            }
+            if std::fs::remove_file(&path).is_ok() {
+                dropped += len;
+            }
+        }
+        Ok(dropped)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blobs_actions_and_lists_round_trip() {
+        let d = tempfile::tempdir().unwrap();
+        let c = Cache::open(d.path(), DEFAULT_LIMIT).unwrap();
+        let dg = c.put_blob(b"object bytes").unwrap();
+        assert_eq!(c.blob(&dg).unwrap(), b"object bytes");
+        let r = ActionResult {
+            outputs: vec![OutputFile {
+                path: "rust/core.o".into(),
+                digest: dg.clone(),
+                normalized: false,
+            }],
+            log: "warning: x\n".into(),
+        };
+        c.put_action("abcd", &r).unwrap();
+        assert_eq!(c.action("abcd"), Some(r));
+        assert_eq!(c.action("abce"), None);
+        c.add_list("k", vec!["a".into()]).unwrap();
+        c.add_list("k", vec!["b".into()]).unwrap();
+        c.add_list("k", vec!["a".into()]).unwrap();
+        assert_eq!(c.lists("k"), [vec!["a".to_string()], vec!["b".to_string()]]);
+    }
+
+    #[test]
+    fn a_corrupt_blob_is_refused_and_dropped() {
+        let d = tempfile::tempdir().unwrap();
+        let c = Cache::open(d.path(), DEFAULT_LIMIT).unwrap();
+        let dg = c.put_blob(b"good").unwrap();
+        let p = shard(d.path(), "cas", &dg, "");
+        std::fs::write(&p, b"evil").unwrap();
+        assert_eq!(c.blob(&dg), None);
+        assert!(!p.exists());
+    }
+
+    #[test]
+    fn eviction_drops_the_least_recently_used_first() {
+        let d = tempfile::tempdir().unwrap();
+        let c = Cache::open(d.path(), 10).unwrap();
+        let old = c.put_blob(b"0123456789").unwrap();
+        let p = shard(d.path(), "cas", &old, "");
+        let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        std::fs::File::options()
+            .append(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(past)
+            .unwrap();
+        let new = c.put_blob(b"abcdefghij").unwrap();
+        assert_eq!(c.evict().unwrap(), 10);
+        assert!(c.blob(&old).is_none());
+        assert!(c.blob(&new).is_some());
+    }
+}
