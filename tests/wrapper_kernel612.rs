@@ -256,11 +256,17 @@ fn kernel_612_make_through_the_wrapper() {
     let log = wrapped.join("rustc-calls.jsonl");
     let keep = std::env::var_os("RKBUILD_WRAP_612_KEEP").is_some_and(|v| v == "1") && log.exists();
     let tw = Instant::now();
+    // The step cache is on (an empty one): every compile stores what it made, for step 9.
+    let cache = work.path().join("step-cache");
+    let real = PathBuf::from(&env.rustc);
     if !keep {
         let _ = std::fs::remove_dir_all(&wrapped);
         std::fs::create_dir_all(&wrapped).unwrap();
-        let real = PathBuf::from(&env.rustc);
-        let wenv: [(&str, &Path); 2] = [("RKBUILD_LOG", &log), ("RKBUILD_RUSTC", &real)];
+        let wenv: [(&str, &Path); 3] = [
+            ("RKBUILD_LOG", &log),
+            ("RKBUILD_RUSTC", &real),
+            ("RKBUILD_CACHE_DIR", &cache),
+        ];
         configure_and_build(&env, &wrapped, link_s, &wenv);
     }
     let wrapped_secs = tw.elapsed().as_secs_f64();
@@ -527,6 +533,60 @@ fn kernel_612_make_through_the_wrapper() {
         "libcore.rmeta: plain rustc vs wrapper differ in {n} bytes"
     );
     eprintln!("  core standalone, plain rustc vs wrapper: core.o identical, libcore.rmeta {n} bytes (crate hash)");
+
+    // 9. The step cache inside the kernel's make: a second object tree, the same
+    //    configuration, through the wrapper with the cache step 2 filled. No Rust crate is
+    //    compiled (every rustc call that builds something is a hit), and every Rust object and
+    //    its `.cmd` file — which make's fixdep wrote from the restored dep-info — are the
+    //    first tree's, the tree's own path aside.
+    if !keep {
+        let second = work.path().join("second");
+        let log2 = work.path().join("second.jsonl");
+        let wenv: [(&str, &Path); 3] = [
+            ("RKBUILD_LOG", &log2),
+            ("RKBUILD_RUSTC", &real),
+            ("RKBUILD_CACHE_DIR", &cache),
+        ];
+        let t2 = Instant::now();
+        configure_and_build(&env, &second, link_s, &wenv);
+        let second_secs = t2.elapsed().as_secs_f64();
+        let recs2: Vec<Value> = common::read(&log2)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let compiles: Vec<&Value> = recs2
+            .iter()
+            .filter(|r| !r["crate_name"].is_null() && r["status"] == 0)
+            .collect();
+        let hits = compiles.iter().filter(|r| r["cached"] == true).count();
+        let missed: Vec<String> = compiles
+            .iter()
+            .filter(|r| r["cached"] != true)
+            .map(|r| r["crate_name"].to_string())
+            .collect();
+        assert!(missed.is_empty(), "compiled again: {missed:?}");
+        assert!(hits >= 10, "only {hits} cache hits");
+        let (w, s2) = (wrapped.display().to_string(), second.display().to_string());
+        for f in rust_objects(&wrapped) {
+            if f.ends_with(".o") {
+                assert!(
+                    std::fs::read(wrapped.join(&f)).unwrap()
+                        == std::fs::read(second.join(&f)).unwrap(),
+                    "{f}: the cached tree's differs"
+                );
+            }
+            let (dir, file) = f.rsplit_once('/').unwrap();
+            let cmd = |o: &Path| std::fs::read_to_string(o.join(dir).join(format!(".{file}.cmd")));
+            if let (Ok(a), Ok(b)) = (cmd(&wrapped), cmd(&second)) {
+                assert_eq!(a.replace(&w, &s2), b, "{f}: .cmd differs");
+            }
+        }
+        eprintln!(
+            "  step cache inside make: second tree {hits} of {} rustc calls from the cache; whole make {second_secs:.0} s vs {wrapped_secs:.0} s cold ({:.0}%, the C side included)",
+            compiles.len(),
+            second_secs / wrapped_secs * 100.0
+        );
+    }
     eprintln!(
         "kernel_612_make_through_the_wrapper: wrapped build {wrapped_secs:.0} s, whole test {:.0} s",
         t0.elapsed().as_secs_f64()

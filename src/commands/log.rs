@@ -210,6 +210,7 @@ mod tests {
             duration_ms: ms,
             start_ms: start,
             pid: 1,
+            cached: false,
         }
     }
 

@@ -1,8 +1,10 @@
-//! A plan's steps in the content-addressed cache ([`crate::cache`]): what goes into a step's
-//! keys, restoring a hit into this object tree, and storing what a run made.
+//! Steps in the content-addressed cache ([`crate::cache`]): what goes into a step's keys,
+//! restoring a hit into an object tree, and storing what a run made. A step is described as an
+//! [`Action`], made from a plan's step here (`rkbuild build`) or from a compiler's command
+//! line (the `RUSTC` wrapper inside the kernel's make).
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
@@ -12,10 +14,56 @@ use crate::cache::{key, ActionResult, Cache, OutputFile};
 use crate::kconfig::DotConfig;
 use crate::plan::{Plan, Step};
 
-fn objtree_text(plan: &Plan) -> String {
-    crate::fsutil::canonical(&plan.objtree)
-        .display()
-        .to_string()
+/// One step, as the cache sees it.
+#[derive(Clone, Debug)]
+pub struct Action {
+    /// Where the step runs: relative paths resolve here, and its absolute path is written
+    /// `$O` in keys (the object tree).
+    pub workdir: PathBuf,
+    /// The command's identity: its line, environment and post-steps.
+    pub command: String,
+    /// The tools' identity.
+    pub tool: String,
+    /// Inputs known before it runs (the crate root, the target spec, argument files).
+    pub declared: Vec<String>,
+    /// The depfile it writes (the inputs it read).
+    pub depfile: Option<String>,
+    pub outputs: Vec<String>,
+    /// Whether its outputs name the object tree beyond what `$O` covers (debug info).
+    pub names_workdir: bool,
+}
+
+impl Action {
+    /// A plan's step (`None` for a step without a command: rkbuild's own, cheap).
+    pub fn of_step(plan: &Plan, step: &Step, cfg: &DotConfig) -> Option<Action> {
+        let c = step.command.as_ref()?;
+        let argfiles = c.args.iter().filter_map(|a| a.strip_prefix('@'));
+        Some(Action {
+            workdir: plan.objtree.clone(),
+            command: command_key(plan, step),
+            tool: tool_key(plan, step),
+            declared: step
+                .inputs
+                .iter()
+                .map(String::as_str)
+                .chain(argfiles)
+                .map(String::from)
+                .collect(),
+            depfile: step.depfile.clone(),
+            outputs: step.outputs.clone(),
+            names_workdir: cfg.enabled("DEBUG_INFO"),
+        })
+    }
+
+    fn workdir_text(&self) -> String {
+        crate::fsutil::canonical(&self.workdir)
+            .display()
+            .to_string()
+    }
+
+    fn resolve(&self, p: &str) -> PathBuf {
+        fingerprint::resolve(&self.workdir, p)
+    }
 }
 
 /// A path as a step names it, for a key: the object tree's absolute path as `$O`.
@@ -23,30 +71,27 @@ fn shown(p: &str, objtree: &str) -> String {
     key::normalize(p, objtree)
 }
 
-/// The command key of a step, or `None` when the step is not cached (no command, or a
-/// declared input is missing).
-pub(super) fn command_key_of(plan: &Plan, step: &Step, cfg: &DotConfig) -> Option<String> {
-    let c = step.command.as_ref()?;
-    let o = objtree_text(plan);
+/// The command key of an action, or `None` when a declared input is missing.
+fn command_key_of(a: &Action) -> Option<String> {
+    let o = a.workdir_text();
     let mut declared = vec![];
-    let argfiles = c.args.iter().filter_map(|a| a.strip_prefix('@'));
-    for p in step.inputs.iter().map(String::as_str).chain(argfiles) {
+    for p in &a.declared {
         // `rustc_cfg` counts through the symbols the inputs mention (see `key`).
         if p.ends_with("include/generated/rustc_cfg") {
             continue;
         }
-        let bytes = std::fs::read(fingerprint::resolve(&plan.objtree, p)).ok()?;
+        let bytes = std::fs::read(a.resolve(p)).ok()?;
         declared.push((shown(p, &o), key::digest(&bytes)));
     }
     // Debug info names the object tree: then the tree is part of what the outputs depend on.
-    let salt = if cfg.enabled("DEBUG_INFO") {
+    let salt = if a.names_workdir {
         o.clone()
     } else {
         String::new()
     };
     Some(key::command_key(
-        &key::normalize(&command_key(plan, step), &o),
-        &tool_key(plan, step),
+        &key::normalize(&a.command, &o),
+        &a.tool,
         &declared,
         &salt,
     ))
@@ -54,13 +99,12 @@ pub(super) fn command_key_of(plan: &Plan, step: &Step, cfg: &DotConfig) -> Optio
 
 /// The action key for one input list (normalized paths), from the files as they are now;
 /// `None` when one is missing.
-fn action_key_of(plan: &Plan, ck: &str, list: &[String], cfg: &DotConfig) -> Option<String> {
-    let o = objtree_text(plan);
+fn action_key_of(a: &Action, ck: &str, list: &[String], cfg: &DotConfig) -> Option<String> {
+    let o = a.workdir_text();
     let mut inputs = vec![];
     let mut syms = BTreeSet::new();
     for p in list {
-        let path = fingerprint::resolve(&plan.objtree, &key::denormalize(p, &o));
-        let bytes = std::fs::read(&path).ok()?;
+        let bytes = std::fs::read(a.resolve(&key::denormalize(p, &o))).ok()?;
         if p.ends_with(".rs") || p.ends_with(".h") || p.ends_with(".c") {
             fingerprint::config_symbols(&String::from_utf8_lossy(&bytes), &mut syms);
         }
@@ -76,28 +120,28 @@ fn action_key_of(plan: &Plan, ck: &str, list: &[String], cfg: &DotConfig) -> Opt
     Some(key::action_key(ck, &inputs, &config))
 }
 
-/// The files a step wrote: its outputs and its depfile.
-fn written(step: &Step) -> Vec<(String, bool)> {
-    let mut out: Vec<(String, bool)> = step.outputs.iter().map(|o| (o.clone(), false)).collect();
-    if let Some(d) = &step.depfile {
+/// The files an action wrote: its outputs and its depfile (text naming the tree).
+fn written(a: &Action) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = a
+        .outputs
+        .iter()
+        .filter(|o| Some(*o) != a.depfile.as_ref())
+        .map(|o| (o.clone(), false))
+        .collect();
+    if let Some(d) = &a.depfile {
         out.push((d.clone(), true));
     }
     out
 }
 
-/// Restores a step from the cache; `Some(log)` on a hit (the outputs are in place).
-pub(super) fn restore(
-    cache: &Cache,
-    plan: &Plan,
-    step: &Step,
-    cfg: &DotConfig,
-) -> anyhow::Result<Option<String>> {
-    let Some(ck) = command_key_of(plan, step, cfg) else {
+/// Restores an action from the cache; `Some(log)` on a hit (the outputs are in place).
+pub fn restore(cache: &Cache, a: &Action, cfg: &DotConfig) -> anyhow::Result<Option<String>> {
+    let Some(ck) = command_key_of(a) else {
         return Ok(None);
     };
-    let o = objtree_text(plan);
+    let o = a.workdir_text();
     for list in cache.lists(&ck) {
-        let Some(ak) = action_key_of(plan, &ck, &list, cfg) else {
+        let Some(ak) = action_key_of(a, &ck, &list, cfg) else {
             continue;
         };
         let Some(r) = cache.action(&ak) else {
@@ -118,7 +162,7 @@ pub(super) fn restore(
             files.push((key::denormalize(&f.path, &o), bytes));
         }
         for (p, bytes) in files {
-            let path = fingerprint::resolve(&plan.objtree, &p);
+            let path = a.resolve(&p);
             if let Some(d) = path.parent() {
                 std::fs::create_dir_all(d)?;
             }
@@ -141,36 +185,30 @@ fn write_fresh(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Stores what a step just made (after its post-steps), with the inputs its depfile lists.
-pub(super) fn store(
-    cache: &Cache,
-    plan: &Plan,
-    step: &Step,
-    cfg: &DotConfig,
-    log: &str,
-) -> anyhow::Result<()> {
-    let Some(ck) = command_key_of(plan, step, cfg) else {
+/// Stores what an action just made (after its post-steps), with the inputs its depfile lists.
+pub fn store(cache: &Cache, a: &Action, cfg: &DotConfig, log: &str) -> anyhow::Result<()> {
+    let Some(ck) = command_key_of(a) else {
         return Ok(());
     };
-    let o = objtree_text(plan);
+    let o = a.workdir_text();
     let mut list: Vec<String> = vec![];
-    if let Some(d) = &step.depfile {
-        let text = std::fs::read_to_string(plan.objtree.join(d))?;
+    if let Some(d) = &a.depfile {
+        let text = std::fs::read_to_string(a.resolve(d))?;
         list.extend(fingerprint::parse_depfile(&text));
     }
-    for i in &step.inputs {
-        if !list.contains(i) {
+    for i in &a.declared {
+        if !list.contains(i) && !i.ends_with("include/generated/rustc_cfg") {
             list.push(i.clone());
         }
     }
     let list: Vec<String> = list.iter().map(|p| shown(p, &o)).collect();
-    let Some(ak) = action_key_of(plan, &ck, &list, cfg) else {
+    let Some(ak) = action_key_of(a, &ck, &list, cfg) else {
         return Ok(());
     };
     let mut outputs = vec![];
-    for (p, text) in written(step) {
-        let bytes = std::fs::read(fingerprint::resolve(&plan.objtree, &p))
-            .with_context(|| format!("`{}` did not write `{p}`", step.id))?;
+    for (p, text) in written(a) {
+        let bytes =
+            std::fs::read(a.resolve(&p)).with_context(|| format!("`{p}` was not written"))?;
         let bytes = if text {
             key::normalize(&String::from_utf8_lossy(&bytes), &o).into_bytes()
         } else {

@@ -6,7 +6,7 @@
 //! in this run is rebuilt too (its inputs changed). When a step fails, no new step starts; the
 //! running ones finish and keep their outputs, so the next run resumes where this one stopped.
 
-mod cached;
+pub mod cached;
 pub mod fingerprint;
 pub mod post;
 
@@ -289,7 +289,10 @@ fn restore_from(
     step: &Step,
     cfg: &DotConfig,
 ) -> anyhow::Result<Option<String>> {
-    let Some(log) = cached::restore(cache, plan, step, cfg)? else {
+    let Some(action) = cached::Action::of_step(plan, step, cfg) else {
+        return Ok(None);
+    };
+    let Some(log) = cached::restore(cache, &action, cfg)? else {
         return Ok(None);
     };
     write_fingerprint(plan, step, cfg)?;
@@ -419,8 +422,10 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                 let step = &plan.steps[i];
                 let result = run_step(plan, step, &objcopy, cfg).map(|mut log| {
                     // A cache that cannot take the outputs never fails the build.
-                    if let Some(cache) = cache {
-                        if let Err(e) = cached::store(cache, plan, step, cfg, &log) {
+                    let action =
+                        cache.and_then(|c| Some((c, cached::Action::of_step(plan, step, cfg)?)));
+                    if let Some((cache, action)) = action {
+                        if let Err(e) = cached::store(cache, &action, cfg, &log) {
                             log.push_str(&format!("warning: cache: not stored: {e:#}\n"));
                         }
                     }

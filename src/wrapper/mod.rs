@@ -10,6 +10,7 @@
 //! Kbuild never lints.
 
 pub mod args;
+pub mod cache;
 pub mod record;
 
 use std::collections::BTreeMap;
@@ -174,7 +175,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
             None
         }
     });
-    let Some(mut log) = log else {
+    let sargs = lossy(&args);
+    let a = args::parse(&sargs);
+    // The step cache, when make's environment turns it on: a hit needs no compiler.
+    let call = cache::call(&sargs, &a, &plan.program);
+    if call.is_none() && log.is_none() {
         #[cfg(unix)]
         {
             let e = proc.exec_replace();
@@ -186,20 +191,35 @@ pub fn run(args: Vec<OsString>) -> i32 {
         }
         #[cfg(not(unix))]
         return exit_code(proc.status_inherit(), &plan.program).0;
-    };
+    }
     let start_ms = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0);
     let t = Instant::now();
-    #[cfg(unix)]
-    let st = proc.status_inherit_shielded();
-    #[cfg(not(unix))]
-    let st = proc.status_inherit();
-    let (status, signal) = exit_code(st, &plan.program);
+    let hit = call.as_ref().is_some_and(|c| c.restore());
+    let (status, signal) = if hit {
+        (0, None)
+    } else {
+        #[cfg(unix)]
+        let st = proc.status_inherit_shielded();
+        #[cfg(not(unix))]
+        let st = proc.status_inherit();
+        exit_code(st, &plan.program)
+    };
+    if let (Some(c), false, 0) = (&call, hit, status) {
+        if let Err(e) = c.store() {
+            say(&format!("warning: cache: not stored: {e}"));
+        }
+    }
     let duration_ms = t.elapsed().as_secs_f64() * 1000.0;
-    let sargs = lossy(&args);
-    let a = args::parse(&sargs);
+    let Some(mut log) = log else {
+        #[cfg(unix)]
+        if let Some(sig) = signal {
+            die_by(sig);
+        }
+        return status;
+    };
     let env: BTreeMap<String, String> = record::RECORDED_ENV
         .iter()
         .filter_map(|k| Some((k.to_string(), std::env::var(k).ok()?)))
@@ -223,6 +243,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         duration_ms,
         start_ms,
         pid: std::process::id(),
+        cached: hit,
     };
     if let Err(e) = log.append(&rec) {
         say(&format!(

@@ -53,6 +53,9 @@ pub struct Record {
     /// Start time, milliseconds since the Unix epoch.
     pub start_ms: u64,
     pub pid: u32,
+    /// The outputs came from the step cache: the compiler did not run.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 impl Record {

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The step cache: Linux 7.3's Rust side (x86_64 defconfig + Rust + samples, rustc 1.95,
+# LLVM 22) built cold into a fresh object tree with an empty cache, against the same
+# configuration built into another fresh object tree from the warm cache alone. Both start
+# from copies of one object tree whose C side make prepared (as benches/build_linux73.sh), so
+# the two commands do the same work but for the cache; measured in the same run.
+# Usage: benches/cache.sh [RUNS]   (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source /var/cache/rkbuild-ci/env.sh
+cargo build --release --quiet
+RK=$PWD/target/release/rkbuild
+RUNS=${1:-3}
+R=$(dirname "$RKBUILD_TEST_RUSTC_195")
+export RUSTC=$R/rustc RUST_LIB_SRC=$RKBUILD_TEST_LIB_195 BINDGEN=$RKBUILD_TEST_BINDGEN_22
+export LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_22_PATH LLVM=-22
+S=$RKBUILD_TEST_LINUX_73
+WORK=${WORK:-/tmp/rkbuild-bench-73}
+mkdir -p "$WORK"
+M="make -s -C $S LLVM=-22 RUSTC=$RUSTC RUSTDOC=$R/rustdoc BINDGEN=$BINDGEN RUST_LIB_SRC=$RUST_LIB_SRC"
+
+C=$WORK/c-side
+if [ ! -x "$C/tools/objtool/objtool" ]; then
+    rm -rf "$C"; mkdir -p "$C"
+    cp ../shared/oracle/linux-7.3/x86_64-defconfig-rust/config "$C/.config"
+    $M O="$C" olddefconfig
+    $M O="$C" -j2 prepare0 tools/objtool
+fi
+# The warm cache, filled once.
+rm -rf "$WORK/warm" "$WORK/fill" && cp -a "$C" "$WORK/fill"
+$RK build -S "$S" -O "$WORK/fill" -j2 -q --cache-dir "$WORK/warm"
+
+hyperfine --runs "$RUNS" --export-json "$WORK/cache.json" \
+    -n "cold (empty cache)" \
+    --prepare "rm -rf $WORK/a $WORK/empty && cp -a $C $WORK/a" \
+    "$RK build -S $S -O $WORK/a -j2 -q --cache-dir $WORK/empty" \
+    -n "another tree, warm cache" \
+    --prepare "rm -rf $WORK/b && cp -a $C $WORK/b" \
+    "$RK build -S $S -O $WORK/b -j2 -q --cache-dir $WORK/warm"
+
+python3 - "$WORK/cache.json" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+cold, warm = r["cold (empty cache)"], r["another tree, warm cache"]
+print(f"cold:   median {cold['median']:.1f} s")
+print(f"cached: median {warm['median']:.2f} s")
+print(f"cached / cold = {warm['median'] / cold['median'] * 100:.1f}% of the cold wall (same run)")
+PY
