@@ -537,7 +537,7 @@ fn link_modules(p: &Prepared, out: Out) -> anyhow::Result<()> {
         .iter()
         .map(|a| v.fill(a).map_err(|e| anyhow::anyhow!("link_modules: {e}")))
         .collect::<Result<_, _>>()?;
-    let make = super::extmod::kernel_make(
+    let make = super::kernel_make::kernel_make(
         &objtree,
         &args,
         &objtree,
@@ -545,7 +545,7 @@ fn link_modules(p: &Prepared, out: Out) -> anyhow::Result<()> {
         &p.config.rustc_path.display().to_string(),
         &MakeVars::from_env(),
     );
-    super::extmod::final_link(&make, out)
+    super::kernel_make::final_link(&make, out)
 }
 
 /// The arch's KBUILD_CFLAGS_MODULE additions for this configuration, each `cc-option` asked
