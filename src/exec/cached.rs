@@ -3,8 +3,10 @@
 //! [`Action`], made from a plan's step here (`rkbuild build`) or from a compiler's command
 //! line (the `RUSTC` wrapper inside the kernel's make).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use std::time::SystemTime;
 
 use anyhow::Context as _;
 
@@ -66,6 +68,32 @@ impl Action {
     }
 }
 
+/// File digests already taken in this process, by path, size and modification time: a
+/// crate's metadata (`libcore.rmeta` is 50 MB) is an input of every later step.
+type Stat = (PathBuf, u64, SystemTime);
+
+fn digests() -> &'static Mutex<HashMap<Stat, String>> {
+    static D: OnceLock<Mutex<HashMap<Stat, String>>> = OnceLock::new();
+    D.get_or_init(Default::default)
+}
+
+fn stat(path: &Path) -> Option<Stat> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((path.to_path_buf(), m.len(), m.modified().ok()?))
+}
+
+/// The digest of a file's bytes (and the bytes, when they had to be read).
+fn file_digest(path: &Path) -> Option<(String, Option<Vec<u8>>)> {
+    let st = stat(path)?;
+    if let Some(d) = digests().lock().ok()?.get(&st) {
+        return Some((d.clone(), None));
+    }
+    let bytes = std::fs::read(path).ok()?;
+    let d = key::digest(&bytes);
+    digests().lock().ok()?.insert(st, d.clone());
+    Some((d, Some(bytes)))
+}
+
 /// A path as a step names it, for a key: the object tree's absolute path as `$O`.
 fn shown(p: &str, objtree: &str) -> String {
     key::normalize(p, objtree)
@@ -80,8 +108,8 @@ fn command_key_of(a: &Action) -> Option<String> {
         if p.ends_with("include/generated/rustc_cfg") {
             continue;
         }
-        let bytes = std::fs::read(a.resolve(p)).ok()?;
-        declared.push((shown(p, &o), key::digest(&bytes)));
+        let (d, _) = file_digest(&a.resolve(p))?;
+        declared.push((shown(p, &o), d));
     }
     // Debug info names the object tree: then the tree is part of what the outputs depend on.
     let salt = if a.names_workdir {
@@ -104,11 +132,16 @@ fn action_key_of(a: &Action, ck: &str, list: &[String], cfg: &DotConfig) -> Opti
     let mut inputs = vec![];
     let mut syms = BTreeSet::new();
     for p in list {
-        let bytes = std::fs::read(a.resolve(&key::denormalize(p, &o))).ok()?;
+        let path = a.resolve(&key::denormalize(p, &o));
+        let (d, bytes) = file_digest(&path)?;
         if p.ends_with(".rs") || p.ends_with(".h") || p.ends_with(".c") {
-            fingerprint::config_symbols(&String::from_utf8_lossy(&bytes), &mut syms);
+            let text = match bytes {
+                Some(b) => String::from_utf8_lossy(&b).into_owned(),
+                None => std::fs::read_to_string(&path).ok()?,
+            };
+            fingerprint::config_symbols(&text, &mut syms);
         }
-        inputs.push((p.clone(), key::digest(&bytes)));
+        inputs.push((p.clone(), d));
     }
     let config: Vec<(String, String)> = syms
         .into_iter()
@@ -161,12 +194,16 @@ pub fn restore(cache: &Cache, a: &Action, cfg: &DotConfig) -> anyhow::Result<Opt
             };
             files.push((key::denormalize(&f.path, &o), bytes));
         }
-        for (p, bytes) in files {
+        for ((p, bytes), f) in files.into_iter().zip(&r.outputs) {
             let path = a.resolve(&p);
             if let Some(d) = path.parent() {
                 std::fs::create_dir_all(d)?;
             }
             write_fresh(&path, &bytes)?;
+            // Later steps read it: its digest is known.
+            if let (false, Some(st), Ok(mut m)) = (f.normalized, stat(&path), digests().lock()) {
+                m.insert(st, f.digest.clone());
+            }
         }
         return Ok(Some(r.log));
     }
