@@ -84,6 +84,32 @@ enum Command {
         #[command(flatten)]
         build: BuildArgs,
     },
+    /// Build several configurations × architectures × compilers, each in its own object tree
+    /// under --root, all sharing the step cache; prints a table (and --message-format json a
+    /// report).
+    Matrix {
+        /// Kernel source tree.
+        #[arg(long, short = 'S', value_name = "DIR")]
+        srctree: PathBuf,
+        /// Where the cells' object trees go (ROOT/<config>-<arch>…).
+        #[arg(long, value_name = "DIR")]
+        root: PathBuf,
+        /// A configuration (repeat for more).
+        #[arg(long = "config", value_name = "FILE", required = true)]
+        configs: Vec<PathBuf>,
+        /// An architecture (repeat for more; default: each configuration's own).
+        #[arg(long = "arch", value_name = "ARCH")]
+        arches: Vec<String>,
+        /// A compiler, `PATH` or `PATH=LIBRARY_SOURCE` (repeat for more; default: RUSTC).
+        #[arg(long = "rustc", value_name = "RUSTC")]
+        rustcs: Vec<String>,
+        /// Cells built at once (default: the number of cores).
+        #[arg(short, long, value_name = "N")]
+        jobs: Option<usize>,
+        /// The step cache's folder (default: ~/.cache/rkbuild).
+        #[arg(long, value_name = "DIR", env = "RKBUILD_CACHE_DIR")]
+        cache_dir: Option<PathBuf>,
+    },
     /// Print the crate graph and every step `build` would run.
     Plan {
         #[command(flatten)]
@@ -463,6 +489,43 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                 critical_path_ms: summary.critical_path_ms,
             });
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Matrix {
+            srctree,
+            root,
+            configs,
+            arches,
+            rustcs,
+            jobs,
+            cache_dir,
+        } => {
+            let base = commands::build::BuildOpts {
+                tree: TreeOpts {
+                    srctree: Some(srctree),
+                    ..TreeOpts::default()
+                },
+                cache: Some(cache_dir.unwrap_or_else(rkbuild::cache::Cache::default_dir)),
+                ..Default::default()
+            };
+            let cells = commands::matrix::cells(&root, &configs, &arches, &rustcs);
+            let jobs =
+                jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let report = commands::matrix::run(&base, cells, jobs);
+            std::fs::create_dir_all(&root)?;
+            rkbuild::fsutil::write_if_changed(
+                &root.join("matrix.json"),
+                &serde_json::to_vec_pretty(&report)?,
+            )?;
+            if out.json() {
+                out.message(&serde_json::json!({"reason": "matrix", "report": report}));
+            } else {
+                commands::matrix::print(&report);
+            }
+            Ok(if report.cells.iter().all(|c| c.ok) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Command::Plan { tree, build } => {
             let opts = build.opts(tree);

@@ -9,6 +9,7 @@ pub mod doctor;
 pub mod extmod;
 mod kernel_make;
 pub mod log;
+pub mod matrix;
 pub mod plan;
 pub mod rustc;
 pub mod target;

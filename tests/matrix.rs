@@ -1,0 +1,90 @@
+//! `rkbuild matrix` on the bundled example tree with the real toolchain: two configurations
+//! (x86_64, arm64) and a broken one, in one command, sharing the step cache. The broken cell
+//! fails alone, with its first error; the same matrix under another root then runs no tool
+//! at all (every step from the cache), and the JSON report says so.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+fn matrix(root: &Path, cache: &Path, configs: &[&Path]) -> (bool, serde_json::Value) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
+    c.args(["matrix", "--message-format", "json", "-S"])
+        .arg(common::minikernel())
+        .arg("--root")
+        .arg(root)
+        .arg("--cache-dir")
+        .arg(cache)
+        .args(["-j", "2"]);
+    for cfg in configs {
+        c.arg("--config").arg(cfg);
+    }
+    for k in common::RKBUILD_ENV_UNSET {
+        c.env_remove(k);
+    }
+    for (k, v) in common::build_env_185() {
+        c.env(k, v);
+    }
+    let o = c.output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let v: serde_json::Value = serde_json::from_str(out.lines().last().unwrap_or("{}"))
+        .unwrap_or_else(|e| {
+            panic!(
+                "no report ({e}):\n{out}\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            )
+        });
+    (o.status.success(), v["report"].clone())
+}
+
+#[test]
+fn a_matrix_shares_the_cache_and_survives_a_failing_cell() {
+    let cfgs = common::minikernel().join("configs");
+    let (x86, arm) = (cfgs.join("x86_64.config"), cfgs.join("arm64.config"));
+    let bad_dir = tempfile::tempdir().unwrap();
+    let bad = bad_dir.path().join("broken.config");
+    std::fs::write(
+        &bad,
+        "CONFIG_RUST=y\nCONFIG_64BIT=y\nthis is not a .config line\n",
+    )
+    .unwrap();
+    let cache = tempfile::tempdir().unwrap();
+
+    let a = tempfile::tempdir().unwrap();
+    let (ok, r) = matrix(a.path(), cache.path(), &[&x86, &arm, &bad]);
+    let first_ms = r["wall_ms"].clone();
+    assert!(!ok, "a failed cell must fail the command");
+    let cells = r["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 3);
+    for c in &cells[..2] {
+        assert_eq!(c["ok"], true, "{c}");
+        assert!(c["compiled"].as_u64().unwrap() >= 10, "{c}");
+    }
+    assert_eq!(cells[2]["ok"], false);
+    assert!(
+        cells[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("broken.config"),
+        "the failed cell's error names its file: {}",
+        cells[2]
+    );
+    assert!(a.path().join("matrix.json").is_file());
+    assert!(a.path().join("x86_64/rust/kernel.o").is_file());
+    assert!(a.path().join("arm64/rust/kernel.o").is_file());
+
+    // Another root, the same two configurations: nothing is compiled.
+    let b = tempfile::tempdir().unwrap();
+    let (ok, r) = matrix(b.path(), cache.path(), &[&x86, &arm]);
+    assert!(ok, "{r}");
+    for c in r["cells"].as_array().unwrap() {
+        assert_eq!(c["compiled"], 0, "{c}");
+        assert!(c["cached"].as_u64().unwrap() >= 10, "{c}");
+    }
+    assert_eq!(r["hit_rate"], 1.0, "{r}");
+    eprintln!(
+        "  matrix: first root {first_ms} ms, second root {} ms (all from the cache)",
+        r["wall_ms"]
+    );
+}
