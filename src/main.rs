@@ -110,6 +110,24 @@ enum Command {
         #[arg(long, value_name = "DIR", env = "RKBUILD_CACHE_DIR")]
         cache_dir: Option<PathBuf>,
     },
+    /// rustfmt over the tree's Rust files, as `make rustfmt`; `--check` as `make rustfmtcheck`.
+    Fmt {
+        /// Kernel source tree.
+        #[arg(long, short = 'S', value_name = "DIR", default_value = ".")]
+        srctree: PathBuf,
+        /// Object tree (its `rust/test` is left alone, as Kbuild does).
+        #[arg(long, short = 'O', value_name = "DIR")]
+        objtree: Option<PathBuf>,
+        /// Only check: print the diffs and fail when a file is not formatted.
+        #[arg(long)]
+        check: bool,
+        /// The kernel layout (default: detected from the tree).
+        #[arg(long, value_name = "NAME|FILE")]
+        kbuild: Option<String>,
+        /// The rustfmt to run [env: RUSTFMT; default: rustfmt].
+        #[arg(long, value_name = "PATH")]
+        rustfmt: Option<String>,
+    },
     /// Print the crate graph and every step `build` would run.
     Plan {
         #[command(flatten)]
@@ -522,6 +540,30 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                 commands::matrix::print(&report);
             }
             Ok(if report.cells.iter().all(|c| c.ok) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Command::Fmt {
+            srctree,
+            objtree,
+            check,
+            kbuild,
+            rustfmt,
+        } => {
+            let objtree = objtree.unwrap_or_else(|| srctree.clone());
+            let r = commands::fmt::run(
+                &srctree,
+                &objtree,
+                kbuild.as_deref(),
+                rustfmt.as_deref(),
+                check,
+            )?;
+            if out.json() {
+                out.message(&serde_json::json!({"reason": "fmt", "report": r}));
+            }
+            Ok(if r.ok {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE

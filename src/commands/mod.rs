@@ -7,6 +7,7 @@ pub mod build;
 pub mod config;
 pub mod doctor;
 pub mod extmod;
+pub mod fmt;
 mod kernel_make;
 pub mod log;
 pub mod matrix;

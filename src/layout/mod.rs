@@ -77,6 +77,9 @@ pub struct Layout {
     /// How Kbuild builds an external module (`M=`), where the layout knows it.
     #[serde(default)]
     pub extmod: Option<ExtmodDesc>,
+    /// `make rustfmt` / `rustfmtcheck`: which Rust files are the kernel's to format.
+    #[serde(default)]
+    pub fmt: Option<FmtDesc>,
     /// make's arguments for modpost and the final link of the tree's own modules over
     /// rkbuild's objects (`rkbuild build --modules`), run in the object tree: `{srctree}`.
     #[serde(default)]
@@ -299,6 +302,22 @@ pub struct CRun {
     pub tag: String,
     #[serde(default)]
     pub when: When,
+}
+
+/// The files `make rustfmt` formats: every `*.rs` of the source tree but the pruned folders
+/// and the generated files.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FmtDesc {
+    /// Folders of the source tree left alone (vendored crates, `rust/alloc`).
+    #[serde(default)]
+    pub prune: Vec<String>,
+    /// Folders of the object tree left alone (`rust/test`).
+    #[serde(default)]
+    pub objtree_prune: Vec<String>,
+    /// Where `generated` marks a file as generated: `path` (anywhere in its path, as
+    /// `grep -Fv generated`), `name` (its file name, as `! -name '*generated*'`), or `none`.
+    pub skip_generated: String,
 }
 
 /// How Kbuild spells and finishes an external module's build (`make M=DIR`). Placeholders:
@@ -723,6 +742,13 @@ impl Layout {
             &self.flags.opt_level,
             &["c", "rust-choice"],
         )?;
+        if let Some(f) = &self.fmt {
+            one_of(
+                "fmt.skip_generated",
+                &f.skip_generated,
+                &["path", "name", "none"],
+            )?;
+        }
         one_of(
             "flags.build_assert",
             &self.flags.build_assert,
