@@ -114,10 +114,7 @@ fn same_as_make(src_var: &str) {
             .to_string()
     };
     let words = |s: &str| -> BTreeSet<String> {
-        s.lines()
-            .filter(|l| l.ends_with(".rs"))
-            .map(|l| rel(l))
-            .collect()
+        s.lines().filter(|l| l.ends_with(".rs")).map(&rel).collect()
     };
     let (_, from_make) = make(t, "rustfmt", &echo);
     let (_, from_rk) = rkbuild(t, false, &echo);
@@ -145,7 +142,12 @@ fn same_as_make(src_var: &str) {
         "{src_var}: an unformatted file passes a check"
     );
     let want: BTreeSet<String> = ["samples/rust/rust_minimal.rs".to_string()].into();
-    let named = |out: &str| -> BTreeSet<String> { diffs(out).iter().map(|f| rel(f)).collect() };
+    let named = |out: &str| -> BTreeSet<String> {
+        diffs(out)
+            .iter()
+            .map(|f| rel(f))
+            .collect::<BTreeSet<String>>()
+    };
     assert_eq!(named(&mk_out), want);
     assert_eq!(named(&rk_out), want);
     let (ok, _) = rkbuild(t, false, &fmt);
