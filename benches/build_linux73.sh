@@ -11,27 +11,8 @@
 # own prepare checks, which are part of what using it costs.
 # Usage: benches/build_linux73.sh [RUNS]   (default 3; about 1.5 minutes a run pair on 2 cores)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source /var/cache/rkbuild-ci/env.sh
-cargo build --release --quiet
-RK=$PWD/target/release/rkbuild
 RUNS=${1:-3}
-R=$(dirname "$RKBUILD_TEST_RUSTC_195")
-export RUSTC=$R/rustc RUST_LIB_SRC=$RKBUILD_TEST_LIB_195 BINDGEN=$RKBUILD_TEST_BINDGEN_22
-export LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_22_PATH LLVM=-22
-S=$RKBUILD_TEST_LINUX_73
-WORK=${WORK:-/tmp/rkbuild-bench-73}
-mkdir -p "$WORK"
-M="make -s -C $S LLVM=-22 RUSTC=$RUSTC RUSTDOC=$R/rustdoc BINDGEN=$BINDGEN RUST_LIB_SRC=$RUST_LIB_SRC"
-
-# The C side, once.
-C=$WORK/c-side
-if [ ! -x "$C/tools/objtool/objtool" ]; then
-    rm -rf "$C"; mkdir -p "$C"
-    cp ../shared/oracle/linux-7.3/x86_64-defconfig-rust/config "$C/.config"
-    $M O="$C" olddefconfig
-    $M O="$C" -j2 prepare0 tools/objtool
-fi
+source "$(dirname "$0")/linux73-setup.sh"
 
 hyperfine --runs "$RUNS" --export-json "$WORK/result.json" \
     --prepare "rm -rf $WORK/o && cp -a $C $WORK/o" \

@@ -6,26 +6,9 @@
 # the two commands do the same work but for the cache; measured in the same run.
 # Usage: benches/cache.sh [RUNS]   (default 3)
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source /var/cache/rkbuild-ci/env.sh
-cargo build --release --quiet
-RK=$PWD/target/release/rkbuild
 RUNS=${1:-3}
-R=$(dirname "$RKBUILD_TEST_RUSTC_195")
-export RUSTC=$R/rustc RUST_LIB_SRC=$RKBUILD_TEST_LIB_195 BINDGEN=$RKBUILD_TEST_BINDGEN_22
-export LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_22_PATH LLVM=-22
-S=$RKBUILD_TEST_LINUX_73
-WORK=${WORK:-/tmp/rkbuild-bench-73}
-mkdir -p "$WORK"
-M="make -s -C $S LLVM=-22 RUSTC=$RUSTC RUSTDOC=$R/rustdoc BINDGEN=$BINDGEN RUST_LIB_SRC=$RUST_LIB_SRC"
+source "$(dirname "$0")/linux73-setup.sh"
 
-C=$WORK/c-side
-if [ ! -x "$C/tools/objtool/objtool" ]; then
-    rm -rf "$C"; mkdir -p "$C"
-    cp ../shared/oracle/linux-7.3/x86_64-defconfig-rust/config "$C/.config"
-    $M O="$C" olddefconfig
-    $M O="$C" -j2 prepare0 tools/objtool
-fi
 # The warm cache, filled once.
 rm -rf "$WORK/warm" "$WORK/fill" && cp -a "$C" "$WORK/fill"
 $RK build -S "$S" -O "$WORK/fill" -j2 -q --cache-dir "$WORK/warm"

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use super::args::CrateArgs;
 use super::record::RECORDED_ENV;
 use crate::cache::{key, Cache};
+use crate::context::Toolchain;
 use crate::exec::cached::{self, Action};
 use crate::kconfig::DotConfig;
 use crate::process::Process;
@@ -41,15 +42,7 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// The compiler's identity (`-vV`), asked once per binary (path, size, modification time)
 /// and kept in the cache folder.
 fn identity(cache: &Cache, program: &Path) -> Option<String> {
-    let real = std::fs::canonicalize(program).ok()?;
-    let m = std::fs::metadata(&real).ok()?;
-    let mtime = m
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?
-        .as_nanos();
-    let name = key::digest(format!("{} {} {mtime}", real.display(), m.len()).as_bytes());
+    let name = key::digest(Toolchain::key("rustc -vV", program, &[])?.as_bytes());
     let file = cache.dir().join("tools").join(name);
     if let Ok(text) = std::fs::read_to_string(&file) {
         return Some(text);
