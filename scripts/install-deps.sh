@@ -99,6 +99,8 @@ log "linux $(make -s -C "$K612" kernelversion 2>/dev/null) at $K612"
 # 5. rustup toolchains already on the machine (stable 1.95, nightly): only checked, never downloaded.
 rustc +stable --version >/dev/null || { echo "rustup stable toolchain missing" >&2; exit 1; }
 rustup component list --toolchain stable --installed | grep -q clippy || { echo "clippy (rustup) missing" >&2; exit 1; }
+# rustfmt beside stable's rustc: `rkbuild fmt` is checked against the kernel's make rustfmt.
+[ -x "$(dirname "$(rustup which --toolchain stable rustc)")/rustfmt" ] || { echo "rustfmt (rustup stable) missing" >&2; exit 1; }
 log "$(rustc +stable --version), $(rustc +nightly --version 2>/dev/null || echo 'no nightly')"
 
 # 6. Real kernel tree: Debian's linux-source-7.3 (7.3.4, trixie-backports), read with the same private

@@ -160,7 +160,7 @@ fn build_cell(base: &BuildOpts, cell: Cell) -> CellReport {
             compiled: s
                 .steps
                 .iter()
-                .filter(|r| r.status == crate::exec::Status::Built && r.tag != "EXPORTS")
+                .filter(|r| r.status == crate::exec::Status::Built && r.tool)
                 .count(),
             built: s.built,
             cached: s.cached,

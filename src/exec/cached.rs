@@ -99,13 +99,18 @@ fn shown(p: &str, objtree: &str) -> String {
     key::normalize(p, objtree)
 }
 
+/// The configuration's `rustc_cfg` is in no key as a whole: it counts through the `CONFIG_`
+/// symbols each step's inputs mention (see [`key`]), so one driver's symbol reruns one driver.
+fn counts_through_symbols(path: &str) -> bool {
+    path.ends_with("include/generated/rustc_cfg")
+}
+
 /// The command key of an action, or `None` when a declared input is missing.
 fn command_key_of(a: &Action) -> Option<String> {
     let o = a.workdir_text();
     let mut declared = vec![];
     for p in &a.declared {
-        // `rustc_cfg` counts through the symbols the inputs mention (see `key`).
-        if p.ends_with("include/generated/rustc_cfg") {
+        if counts_through_symbols(p) {
             continue;
         }
         let (d, _) = file_digest(&a.resolve(p))?;
@@ -234,7 +239,7 @@ pub fn store(cache: &Cache, a: &Action, cfg: &DotConfig, log: &str) -> anyhow::R
         list.extend(fingerprint::parse_depfile(&text));
     }
     for i in &a.declared {
-        if !list.contains(i) && !i.ends_with("include/generated/rustc_cfg") {
+        if !list.contains(i) && !counts_through_symbols(i) {
             list.push(i.clone());
         }
     }

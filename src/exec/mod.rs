@@ -51,6 +51,8 @@ pub enum Status {
 pub struct StepReport {
     pub id: String,
     pub tag: String,
+    /// It runs a tool (rustc, bindgen, the C compiler); the rest are rkbuild's own (exports).
+    pub tool: bool,
     pub status: Status,
     /// Why it ran (or why not).
     pub why: String,
@@ -344,6 +346,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                 reports[i] = Some(StepReport {
                     id: step.id.clone(),
                     tag: step.tag.clone(),
+                    tool: step.command.is_some(),
                     status: Status::Fresh,
                     why: "up to date".into(),
                     duration_ms: 0,
@@ -370,6 +373,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                         reports[i] = Some(StepReport {
                             id: step.id.clone(),
                             tag: step.tag.clone(),
+                            tool: step.command.is_some(),
                             status: Status::Cached,
                             why,
                             duration_ms: 0,
@@ -407,6 +411,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             reports[i] = Some(StepReport {
                 id: step.id.clone(),
                 tag: step.tag.clone(),
+                tool: step.command.is_some(),
                 status: Status::Built,
                 why,
                 duration_ms: 0,
@@ -497,6 +502,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             r.unwrap_or_else(|| StepReport {
                 id: s.id.clone(),
                 tag: s.tag.clone(),
+                tool: s.command.is_some(),
                 status: Status::Skipped,
                 why: "not started: an earlier step failed".into(),
                 duration_ms: 0,

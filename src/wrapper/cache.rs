@@ -56,10 +56,9 @@ fn identity(cache: &Cache, program: &Path) -> Option<String> {
     Some(out.stdout)
 }
 
-/// The cache's view of one call, or `None` when the cache is off or the call is not a compile
-/// it can take (a query, input on stdin, no dep-info or no explicit output).
-pub fn call(args: &[String], parsed: &CrateArgs, program: &Path) -> Option<Call> {
-    let dir = cache_dir()?;
+/// The cache's view of one call in cache folder `dir`, or `None` when the call is not a
+/// compile it can take (a query, input on stdin, no dep-info or no explicit output).
+pub fn call(dir: &Path, args: &[String], parsed: &CrateArgs, program: &Path) -> Option<Call> {
     if parsed.query_only || parsed.input.as_deref().is_none_or(|i| i == "-") {
         return None;
     }
@@ -74,7 +73,7 @@ pub fn call(args: &[String], parsed: &CrateArgs, program: &Path) -> Option<Call>
     if outputs.iter().all(|o| *o == depfile) {
         return None;
     }
-    let cache = Cache::open(&dir, crate::cache::DEFAULT_LIMIT).ok()?;
+    let cache = Cache::open(dir, crate::cache::DEFAULT_LIMIT).ok()?;
     let tool = identity(&cache, program)?;
     let workdir = std::env::current_dir().ok()?;
     let mut command = String::new();

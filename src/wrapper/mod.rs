@@ -175,11 +175,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
             None
         }
     });
-    let sargs = lossy(&args);
-    let a = args::parse(&sargs);
-    // The step cache, when make's environment turns it on: a hit needs no compiler.
-    let call = cache::call(&sargs, &a, &plan.program);
-    if call.is_none() && log.is_none() {
+    // Neither a log nor the cache: the compiler replaces this process, before any argument
+    // is read (the wrapper's cost stays near nothing).
+    let cache_dir = cache::cache_dir();
+    if cache_dir.is_none() && log.is_none() {
         #[cfg(unix)]
         {
             let e = proc.exec_replace();
@@ -192,6 +191,10 @@ pub fn run(args: Vec<OsString>) -> i32 {
         #[cfg(not(unix))]
         return exit_code(proc.status_inherit(), &plan.program).0;
     }
+    let sargs = lossy(&args);
+    let a = args::parse(&sargs);
+    // The step cache, when make's environment turns it on: a hit needs no compiler.
+    let call = cache_dir.and_then(|d| cache::call(&d, &sargs, &a, &plan.program));
     let start_ms = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
