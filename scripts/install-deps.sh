@@ -168,6 +168,24 @@ log "busybox (arm64) at $BB64, $(qemu-system-x86_64 --version | head -1)"
 mkdir -p "$CACHE/wrap-612-plain"
 log "$(hyperfine --version) (benches); plain 6.12 build cache at $CACHE/wrap-612-plain"
 
+# 9. BuildGrid 0.9.1 (PyPI), the real REAPI server the remote-cache tests start on 127.0.0.1: a venv
+#    of the machine's pyenv Python 3.13 (BuildGrid needs >= 3.13), cached.
+BGD="$CACHE/buildgrid/bin/bgd"
+if [ ! -f "$CACHE/buildgrid/.installed-0.9.1" ]; then
+  PY313=""
+  for c in "$HOME"/.pyenv/versions/3.13*/bin/python3.13 python3.13; do
+    if "$c" -c 'import sys; assert sys.version_info >= (3, 13)' 2>/dev/null; then PY313=$(command -v "$c"); break; fi
+  done
+  [ -n "$PY313" ] || { echo "python3.13 (pyenv) missing: BuildGrid 0.9.1 needs Python >= 3.13" >&2; exit 1; }
+  log "pip install buildgrid==0.9.1 (venv of $PY313)"
+  # A venv's scripts name its folder, so it is made in place; the marker says it is complete.
+  rm -rf "$CACHE/buildgrid"
+  "$PY313" -m venv "$CACHE/buildgrid"
+  "$CACHE/buildgrid/bin/pip" install --quiet --disable-pip-version-check buildgrid==0.9.1
+  touch "$CACHE/buildgrid/.installed-0.9.1"
+fi
+log "buildgrid $("$CACHE/buildgrid/bin/pip" show buildgrid | sed -n 's/^Version: //p') at $BGD"
+
 # The environment the tests read (sourced by .ci/run).
 cat > "$CACHE/env.sh" <<ENV
 export RKBUILD_TEST_RUSTC_185=/usr/bin/rustc
@@ -186,5 +204,6 @@ export RKBUILD_WRAP_612_PLAIN=$CACHE/wrap-612-plain
 export RKBUILD_REF_DIR=$CACHE
 export RKBUILD_TEST_DEBIAN_73_CONFIG=$DEBCFG
 export RKBUILD_TEST_BUSYBOX_ARM64=$BB64
+export RKBUILD_TEST_BGD=$BGD
 ENV
 log "environment in $CACHE/env.sh"

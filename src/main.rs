@@ -109,6 +109,9 @@ enum Command {
         /// The step cache's folder (default: ~/.cache/rkbuild).
         #[arg(long, value_name = "DIR", env = "RKBUILD_CACHE_DIR")]
         cache_dir: Option<PathBuf>,
+        /// A Remote Execution API cache the cells share: grpc://HOST:PORT[/INSTANCE].
+        #[arg(long, value_name = "URL", env = "RKBUILD_REMOTE", value_parser = remote_url)]
+        remote: Option<String>,
     },
     /// rustfmt over the tree's Rust files, as `make rustfmt`; `--check` as `make rustfmtcheck`.
     Fmt {
@@ -250,6 +253,17 @@ struct BuildArgs {
     /// The cache's folder (turns the cache on).
     #[arg(long, value_name = "DIR", env = "RKBUILD_CACHE_DIR")]
     cache_dir: Option<PathBuf>,
+    /// Share the step cache through a Remote Execution API server (ActionCache + CAS):
+    /// grpc://HOST:PORT[/INSTANCE]. Turns the local cache on too.
+    #[arg(long, value_name = "URL", env = "RKBUILD_REMOTE", value_parser = remote_url)]
+    remote: Option<String>,
+}
+
+/// A REAPI URL, checked before anything is written.
+fn remote_url(s: &str) -> Result<String, String> {
+    rkbuild::cache::remote::Url::parse(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 impl BuildArgs {
@@ -262,9 +276,10 @@ impl BuildArgs {
             prepare_c: false,
             extmod: self.extmod,
             modules: self.modules,
-            cache: self
-                .cache_dir
-                .or_else(|| self.cache.then(rkbuild::cache::Cache::default_dir)),
+            cache: self.cache_dir.or_else(|| {
+                (self.cache || self.remote.is_some()).then(rkbuild::cache::Cache::default_dir)
+            }),
+            remote: self.remote,
         }
     }
 }
@@ -516,6 +531,7 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             rustcs,
             jobs,
             cache_dir,
+            remote,
         } => {
             let base = commands::build::BuildOpts {
                 tree: TreeOpts {
@@ -523,6 +539,7 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                     ..TreeOpts::default()
                 },
                 cache: Some(cache_dir.unwrap_or_else(rkbuild::cache::Cache::default_dir)),
+                remote,
                 ..Default::default()
             };
             let cells = commands::matrix::cells(&root, &configs, &arches, &rustcs);

@@ -7,8 +7,12 @@
 //!
 //! Layout under the cache folder: `cas/ab/<digest>` (bytes), `ac/ab/<action key>.json` (an
 //! [`ActionResult`]), `lists/ab/<command key>.json` (input lists, newest first).
+//!
+//! With a remote ([`remote`], REAPI), a local miss asks the remote: a hit is copied into the
+//! local store, every blob checked against its digest; what is stored locally is uploaded.
 
 pub mod key;
+pub mod remote;
 
 use std::path::{Path, PathBuf};
 
@@ -44,6 +48,10 @@ pub struct OutputFile {
 pub struct Cache {
     dir: PathBuf,
     limit: u64,
+    remote: Option<std::sync::Arc<remote::Remote>>,
+    /// Blobs the remote served with bytes that do not match their digest: uploaded again
+    /// whatever it says it has.
+    refused: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 fn shard(root: &Path, kind: &str, name: &str, ext: &str) -> PathBuf {
@@ -64,7 +72,19 @@ impl Cache {
         Ok(Cache {
             dir: dir.to_path_buf(),
             limit,
+            remote: None,
+            refused: Default::default(),
         })
+    }
+
+    /// The same store in front of a REAPI cache (`grpc://host:port[/instance]`).
+    pub fn with_remote(mut self, url: &str) -> anyhow::Result<Cache> {
+        self.remote = Some(std::sync::Arc::new(remote::Remote::new(url)?));
+        Ok(self)
+    }
+
+    pub fn remote(&self) -> Option<&remote::Remote> {
+        self.remote.as_deref()
     }
 
     /// The user's cache folder for rkbuild: `$XDG_CACHE_HOME/rkbuild`, else `~/.cache/rkbuild`.
@@ -115,34 +135,156 @@ impl Cache {
     }
 
     pub fn action(&self, key: &str) -> Option<ActionResult> {
-        let text = std::fs::read(shard(&self.dir, "ac", key, ".json")).ok()?;
-        serde_json::from_slice(&text).ok()
+        let local = std::fs::read(shard(&self.dir, "ac", key, ".json"))
+            .ok()
+            .and_then(|text| serde_json::from_slice(&text).ok());
+        local.or_else(|| self.remote_action(key))
     }
 
-    pub fn put_action(&self, key: &str, r: &ActionResult) -> anyhow::Result<()> {
+    /// A remote hit, copied into the local store with all its blobs; `None` when a blob is
+    /// missing or its bytes do not match its digest (refused: the step is built again).
+    fn remote_action(&self, key: &str) -> Option<ActionResult> {
+        let rem = self.remote.as_ref()?;
+        let r = rem.get("action", key)?;
+        let mut outputs = vec![];
+        for f in &r.output_files {
+            let d = f.digest.as_ref()?;
+            if self.blob(&d.hash).is_none() {
+                self.put_blob(&self.remote_blob(rem, d)?).ok()?;
+            }
+            outputs.push(OutputFile {
+                path: f.path.clone(),
+                digest: d.hash.clone(),
+                normalized: remote::is_normalized(f),
+            });
+        }
+        let got = ActionResult {
+            outputs,
+            log: String::from_utf8_lossy(&r.stdout_raw).into_owned(),
+        };
+        rem.counts
+            .hits
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let _ = self.put_local_action(key, &got);
+        Some(got)
+    }
+
+    /// A blob from the remote, checked: bytes that do not match their digest are refused
+    /// (and uploaded again when this process has them).
+    fn remote_blob(&self, rem: &remote::Remote, d: &remote::re::Digest) -> Option<Vec<u8>> {
+        match rem.blob(d) {
+            Ok(b) => b,
+            Err(()) => {
+                eprintln!(
+                    "warning: remote cache {}: blob {} does not match its digest; refused",
+                    rem.url(),
+                    d.hash
+                );
+                self.refused.lock().ok()?.push(d.hash.clone());
+                None
+            }
+        }
+    }
+
+    fn refused(&self) -> Vec<String> {
+        self.refused.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    fn put_local_action(&self, key: &str, r: &ActionResult) -> anyhow::Result<()> {
         Self::write(
             &shard(&self.dir, "ac", key, ".json"),
             &serde_json::to_vec(r)?,
         )
     }
 
-    /// The input lists stored for a command key, newest first.
-    pub fn lists(&self, command_key: &str) -> Vec<Vec<String>> {
+    /// Stores an action (its blobs already stored), locally and on the remote.
+    pub fn put_action(&self, key: &str, r: &ActionResult) -> anyhow::Result<()> {
+        self.put_local_action(key, r)?;
+        if let Some(rem) = &self.remote {
+            let mut blobs = vec![];
+            let mut files = vec![];
+            for f in &r.outputs {
+                let bytes = self
+                    .blob(&f.digest)
+                    .with_context(|| format!("blob {} of `{}` is gone", f.digest, f.path))?;
+                files.push(remote::output_file(
+                    &f.path,
+                    remote::digest_of(&bytes),
+                    f.normalized,
+                ));
+                blobs.push(bytes);
+            }
+            if rem.upload(blobs, &self.refused()) {
+                let result = remote::re_result(files, r.log.as_bytes());
+                if rem.put("action", key, result) {
+                    rem.counts
+                        .uploads
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn local_lists(&self, command_key: &str) -> Vec<Vec<String>> {
         std::fs::read(shard(&self.dir, "lists", command_key, ".json"))
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default()
     }
 
+    /// The lists the remote holds for a command key: an action of their own whose one output
+    /// is the lists as JSON.
+    fn remote_lists(&self, command_key: &str) -> Vec<Vec<String>> {
+        let Some(rem) = &self.remote else {
+            return vec![];
+        };
+        let Some(r) = rem.get("lists", command_key) else {
+            return vec![];
+        };
+        r.output_files
+            .first()
+            .and_then(|f| f.digest.as_ref())
+            .and_then(|d| self.remote_blob(rem, d))
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default()
+    }
+
+    /// The input lists stored for a command key, newest first (the local ones, then any
+    /// other the remote has).
+    pub fn lists(&self, command_key: &str) -> Vec<Vec<String>> {
+        let mut lists = self.local_lists(command_key);
+        for l in self.remote_lists(command_key) {
+            if !lists.contains(&l) {
+                lists.push(l);
+            }
+        }
+        lists
+    }
+
     pub fn add_list(&self, command_key: &str, list: Vec<String>) -> anyhow::Result<()> {
-        let mut lists = self.lists(command_key);
-        lists.retain(|l| *l != list);
-        lists.insert(0, list);
-        lists.truncate(LISTS_KEPT);
+        let add = |mut lists: Vec<Vec<String>>| {
+            lists.retain(|l| *l != list);
+            lists.insert(0, list.clone());
+            lists.truncate(LISTS_KEPT);
+            lists
+        };
+        let lists = add(self.local_lists(command_key));
         Self::write(
             &shard(&self.dir, "lists", command_key, ".json"),
             &serde_json::to_vec(&lists)?,
-        )
+        )?;
+        if let Some(rem) = &self.remote {
+            let remote = self.remote_lists(command_key);
+            if remote.first() != Some(&list) {
+                let json = serde_json::to_vec(&add(remote))?;
+                let file = remote::output_file("lists.json", remote::digest_of(&json), false);
+                if rem.upload(vec![json], &self.refused()) {
+                    rem.put("lists", command_key, remote::re_result(vec![file], b""));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Drops the blobs used least recently until the store is under its limit; returns the

@@ -34,6 +34,8 @@ pub struct BuildOpts {
     pub modules: bool,
     /// The content-addressed step cache's folder, when it is on.
     pub cache: Option<PathBuf>,
+    /// A REAPI server the cache is shared through (`grpc://host:port[/instance]`).
+    pub remote: Option<String>,
 }
 
 /// Where the bindgen C flags came from.
@@ -485,7 +487,13 @@ pub(super) fn run_plan(
     let cache = opts
         .cache
         .as_deref()
-        .map(|d| crate::cache::Cache::open(d, crate::cache::DEFAULT_LIMIT))
+        .map(|d| {
+            let c = crate::cache::Cache::open(d, crate::cache::DEFAULT_LIMIT)?;
+            match &opts.remote {
+                Some(url) => c.with_remote(url),
+                None => Ok(c),
+            }
+        })
         .transpose()?;
     let summary = exec::run(
         plan,
@@ -498,6 +506,22 @@ pub(super) fn run_plan(
         },
     )
     .map_err(anyhow::Error::new)?;
+    if let Some(r) = cache.as_ref().and_then(|c| c.remote()) {
+        let n = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+        let subject = format!(
+            "{}: {} hits, {} stored ({:.1} MB down, {:.1} MB up){}",
+            r.url(),
+            n(&r.counts.hits),
+            n(&r.counts.uploads),
+            n(&r.counts.bytes_down) as f64 / 1e6,
+            n(&r.counts.bytes_up) as f64 / 1e6,
+            if r.is_off() { "; turned off" } else { "" }
+        );
+        out.say(Message::Status {
+            tag: "REMOTE",
+            subject: &subject,
+        });
+    }
     if let Some(c) = &cache {
         // Under its size limit again; a cache that cannot be trimmed does not fail the build.
         if let Err(e) = c.evict() {

@@ -36,7 +36,27 @@ pub fn cache_dir() -> Option<PathBuf> {
     }
     env("RKBUILD_CACHE")
         .filter(|v| v != "0")
+        .or_else(|| env("RKBUILD_REMOTE"))
         .map(|_| Cache::default_dir())
+}
+
+/// The store in `dir`, in front of `RKBUILD_REMOTE` when make's environment names one. A bad
+/// URL is said (the compile goes on uncached).
+fn open(dir: &Path) -> Option<Cache> {
+    let cache = Cache::open(dir, crate::cache::DEFAULT_LIMIT).ok()?;
+    match std::env::var("RKBUILD_REMOTE")
+        .ok()
+        .filter(|v| !v.is_empty())
+    {
+        None => Some(cache),
+        Some(url) => match cache.with_remote(&url) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("rkbuild-rustc: warning: RKBUILD_REMOTE: {e:#}");
+                None
+            }
+        },
+    }
 }
 
 /// The compiler's identity (`-vV`), asked once per binary (path, size, modification time)
@@ -73,7 +93,7 @@ pub fn call(dir: &Path, args: &[String], parsed: &CrateArgs, program: &Path) -> 
     if outputs.iter().all(|o| *o == depfile) {
         return None;
     }
-    let cache = Cache::open(dir, crate::cache::DEFAULT_LIMIT).ok()?;
+    let cache = open(dir)?;
     let tool = identity(&cache, program)?;
     let workdir = std::env::current_dir().ok()?;
     let mut command = String::new();
