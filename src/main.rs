@@ -137,6 +137,13 @@ enum Command {
         tree: TreeArgs,
         #[command(flatten)]
         build: BuildArgs,
+        /// Print one built step as a complete Remote Execution API action instead: its
+        /// command, and an input root with every file it reads, the tool's included.
+        #[arg(long, value_name = "STEP")]
+        action: Option<String>,
+        /// With --action: lay its input root out in DIR, as a remote worker would.
+        #[arg(long, value_name = "DIR", requires = "action")]
+        materialize: Option<PathBuf>,
     },
     /// Write rust-project.json for rust-analyzer: the kernel's crates with the tree's cfgs
     /// (OBJTREE/rust-project.json, as `make rust-analyzer`), or an out-of-tree module's.
@@ -586,7 +593,23 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                 ExitCode::FAILURE
             })
         }
-        Command::Plan { tree, build } => {
+        Command::Plan {
+            tree,
+            build,
+            action: Some(step),
+            materialize,
+        } => {
+            let opts = build.opts(tree);
+            let (plan, _) = commands::plan::run(&opts)?;
+            let report = commands::plan::action(&plan, &step, materialize.as_deref())?;
+            if out.json() {
+                out.message(&report);
+            } else {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Plan { tree, build, .. } => {
             let opts = build.opts(tree);
             if let Some(dir) = &opts.extmod {
                 let p = commands::extmod::prepare(&opts, dir)?;

@@ -10,106 +10,10 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::Command;
 
-/// A BuildGrid server, stopped when dropped.
-struct Server {
-    child: Child,
-    port: u16,
-    storage: PathBuf,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn start_buildgrid() -> Server {
-    let bgd = common::tool_env("RKBUILD_TEST_BGD");
-    let dir = tempfile::tempdir().unwrap();
-    let storage = dir.path().join("storage");
-    let port = free_port();
-    let config = format!(
-        r#"server:
-  - !channel
-    address: "127.0.0.1:{port}"
-    insecure-mode: true
-storages:
-  - !disk-storage &cas
-    path: {storage}
-caches:
-  - !lru-action-cache &ac
-    storage: *cas
-    max-cached-refs: 100000
-    allow-updates: true
-    cache-failed-actions: false
-instances:
-  - name: ""
-    services:
-      - !action-cache
-        cache: *ac
-      - !cas
-        storage: *cas
-      - !bytestream
-        storage: *cas
-"#,
-        storage = storage.display()
-    );
-    let cfg = dir.path().join("bgd.yml");
-    std::fs::write(&cfg, config).unwrap();
-    let log = std::fs::File::create(dir.path().join("bgd.log")).unwrap();
-    let child = Command::new(&bgd)
-        .args(["server", "start"])
-        .arg(&cfg)
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start BuildGrid `{bgd}`: {e}"));
-    let mut server = Server {
-        child,
-        port,
-        storage,
-        _dir: dir,
-    };
-    // Ready when its capabilities answer.
-    let t = Instant::now();
-    loop {
-        let ok = Command::new(&bgd)
-            .args(["capabilities", "--remote"])
-            .arg(format!("http://127.0.0.1:{port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if ok {
-            return server;
-        }
-        if let Ok(Some(st)) = server.child.try_wait() {
-            panic!(
-                "BuildGrid exited ({st}):\n{}",
-                std::fs::read_to_string(server._dir.path().join("bgd.log")).unwrap_or_default()
-            );
-        }
-        assert!(
-            t.elapsed() < Duration::from_secs(60),
-            "BuildGrid did not answer on port {port} within 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(300));
-    }
-}
+use common::reapi::start_buildgrid;
 
 struct Run {
     steps: BTreeMap<String, String>,

@@ -256,16 +256,20 @@ fn kernel_612_make_through_the_wrapper() {
     let log = wrapped.join("rustc-calls.jsonl");
     let keep = std::env::var_os("RKBUILD_WRAP_612_KEEP").is_some_and(|v| v == "1") && log.exists();
     let tw = Instant::now();
-    // The step cache is on (an empty one): every compile stores what it made, for step 9.
+    // The step cache is on (an empty one) and shared through a real REAPI server (BuildGrid):
+    // every compile stores what it made there, for step 9.
     let cache = work.path().join("step-cache");
     let real = PathBuf::from(&env.rustc);
+    let server = common::reapi::start_buildgrid();
+    let remote = PathBuf::from(server.url());
     if !keep {
         let _ = std::fs::remove_dir_all(&wrapped);
         std::fs::create_dir_all(&wrapped).unwrap();
-        let wenv: [(&str, &Path); 3] = [
+        let wenv: [(&str, &Path); 4] = [
             ("RKBUILD_LOG", &log),
             ("RKBUILD_RUSTC", &real),
             ("RKBUILD_CACHE_DIR", &cache),
+            ("RKBUILD_REMOTE", &remote),
         ];
         configure_and_build(&env, &wrapped, link_s, &wenv);
     }
@@ -535,17 +539,20 @@ fn kernel_612_make_through_the_wrapper() {
     eprintln!("  core standalone, plain rustc vs wrapper: core.o identical, libcore.rmeta {n} bytes (crate hash)");
 
     // 9. The step cache inside the kernel's make: a second object tree, the same
-    //    configuration, through the wrapper with the cache step 2 filled. No Rust crate is
-    //    compiled (every rustc call that builds something is a hit), and every Rust object and
-    //    its `.cmd` file — which make's fixdep wrote from the restored dep-info — are the
-    //    first tree's, the tree's own path aside.
+    //    configuration, through the wrapper, as on a second machine: an empty local cache and
+    //    the REAPI server step 2 filled. No Rust crate is compiled (every rustc call that
+    //    builds something is a hit), and every Rust object and its `.cmd` file — which make's
+    //    fixdep wrote from the restored dep-info — are the first tree's, the tree's own path
+    //    aside.
     if !keep {
         let second = work.path().join("second");
         let log2 = work.path().join("second.jsonl");
-        let wenv: [(&str, &Path); 3] = [
+        let cache2 = work.path().join("step-cache-2");
+        let wenv: [(&str, &Path); 4] = [
             ("RKBUILD_LOG", &log2),
             ("RKBUILD_RUSTC", &real),
-            ("RKBUILD_CACHE_DIR", &cache),
+            ("RKBUILD_CACHE_DIR", &cache2),
+            ("RKBUILD_REMOTE", &remote),
         ];
         let t2 = Instant::now();
         configure_and_build(&env, &second, link_s, &wenv);
@@ -582,11 +589,12 @@ fn kernel_612_make_through_the_wrapper() {
             }
         }
         eprintln!(
-            "  step cache inside make: second tree {hits} of {} rustc calls from the cache; whole make {second_secs:.0} s vs {wrapped_secs:.0} s cold ({:.0}%, the C side included)",
+            "  step cache inside make: second tree (empty local cache, REAPI) {hits} of {} rustc calls from the cache; whole make {second_secs:.0} s vs {wrapped_secs:.0} s cold ({:.0}%, the C side included)",
             compiles.len(),
             second_secs / wrapped_secs * 100.0
         );
     }
+    drop(server);
     eprintln!(
         "kernel_612_make_through_the_wrapper: wrapped build {wrapped_secs:.0} s, whole test {:.0} s",
         t0.elapsed().as_secs_f64()

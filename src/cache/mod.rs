@@ -174,7 +174,7 @@ impl Cache {
     fn remote_blob(&self, rem: &remote::Remote, d: &remote::re::Digest) -> Option<Vec<u8>> {
         match rem.blob(d) {
             Ok(b) => b,
-            Err(()) => {
+            Err(remote::Refused) => {
                 eprintln!(
                     "warning: remote cache {}: blob {} does not match its digest; refused",
                     rem.url(),

@@ -105,7 +105,7 @@ pub fn action_for(kind: &str, key: &str) -> (re::Action, re::Command) {
     let action = re::Action {
         command_digest: Some(digest_of(&command.encode_to_vec())),
         input_root_digest: Some(digest_of(&re::Directory::default().encode_to_vec())),
-        salt: key.as_bytes().to_vec().into(),
+        salt: key.as_bytes().to_vec(),
         ..Default::default()
     };
     (action, command)
@@ -143,6 +143,10 @@ fn uuid() -> String {
 }
 
 type R<T> = Result<T, tonic::Status>;
+
+/// A blob the server lists but whose bytes do not match its digest (or cannot be read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused;
 
 /// Whether an error is the connection's rather than the server's answer.
 fn is_connection(code: tonic::Code) -> bool {
@@ -234,13 +238,13 @@ impl Remote {
         }
     }
 
-    /// Reads a blob: `Err(())` when the server lists it but cannot give its bytes (a short or
+    /// Reads a blob: `Err(Refused)` when the server lists it but cannot give its bytes (a short or
     /// unreadable file: refused as a corrupt blob is).
     fn fetch(
         &self,
         what: &str,
         f: impl std::future::Future<Output = R<Option<Vec<u8>>>>,
-    ) -> Result<Option<Vec<u8>>, ()> {
+    ) -> Result<Option<Vec<u8>>, Refused> {
         if self.is_off() {
             return Ok(None);
         }
@@ -250,7 +254,7 @@ impl Remote {
                 self.fail(what, &e);
                 Ok(None)
             }
-            Err(_) => Err(()),
+            Err(_) => Err(Refused),
         }
     }
 
@@ -350,7 +354,7 @@ impl Remote {
             small_size += b.len();
             small.push(re::batch_update_blobs_request::Request {
                 digest: Some(d),
-                data: b.into(),
+                data: b,
                 ..Default::default()
             });
         }
@@ -413,7 +417,7 @@ impl Remote {
                 },
                 write_offset: off as i64,
                 finish_write: end == n,
-                data: bytes[off..end].to_vec().into(),
+                data: bytes[off..end].to_vec(),
             });
             off = end;
         }
@@ -427,9 +431,9 @@ impl Remote {
         .is_some_and(|c| c == n as i64)
     }
 
-    /// The bytes of a blob, checked against its digest: `Err(())` when the server's bytes do
+    /// The bytes of a blob, checked against its digest: `Err(Refused)` when the server's bytes do
     /// not match (refused), `Ok(None)` when missing or the remote is off.
-    pub fn blob(&self, d: &re::Digest) -> Result<Option<Vec<u8>>, ()> {
+    pub fn blob(&self, d: &re::Digest) -> Result<Option<Vec<u8>>, Refused> {
         let got = if d.size_bytes as usize > BATCH_BYTES {
             self.read_stream(d)?
         } else {
@@ -442,12 +446,12 @@ impl Remote {
                     .fetch_add(b.len() as u64, Ordering::Relaxed);
                 Ok(Some(b))
             }
-            Some(_) => Err(()),
+            Some(_) => Err(Refused),
             None => Ok(None),
         }
     }
 
-    fn batch_read(&self, d: &re::Digest) -> Result<Option<Vec<u8>>, ()> {
+    fn batch_read(&self, d: &re::Digest) -> Result<Option<Vec<u8>>, Refused> {
         let req = re::BatchReadBlobsRequest {
             instance_name: self.instance.clone(),
             digests: vec![d.clone()],
@@ -467,7 +471,7 @@ impl Remote {
         })
     }
 
-    fn read_stream(&self, d: &re::Digest) -> Result<Option<Vec<u8>>, ()> {
+    fn read_stream(&self, d: &re::Digest) -> Result<Option<Vec<u8>>, Refused> {
         let req = bs::ReadRequest {
             resource_name: self.resource(format!("blobs/{}/{}", d.hash, d.size_bytes)),
             read_offset: 0,
@@ -487,6 +491,61 @@ impl Remote {
             Ok(Some(out))
         })
     }
+}
+
+/// One file of an input root: its path in the root, its bytes' digest, executable or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootFile {
+    pub path: String,
+    pub digest: re::Digest,
+    pub executable: bool,
+}
+
+/// The Merkle tree of an input root (REAPI's `Directory` messages, entries sorted by name):
+/// the root's digest and every directory's bytes, the root's first.
+pub fn input_root(files: &[RootFile]) -> (re::Digest, Vec<Vec<u8>>) {
+    #[derive(Default)]
+    struct Dir {
+        files: std::collections::BTreeMap<String, (re::Digest, bool)>,
+        dirs: std::collections::BTreeMap<String, Dir>,
+    }
+    fn encode(d: &Dir, out: &mut Vec<Vec<u8>>) -> re::Digest {
+        let mut msg = re::Directory::default();
+        for (name, sub) in &d.dirs {
+            let digest = encode(sub, out);
+            msg.directories.push(re::DirectoryNode {
+                name: name.clone(),
+                digest: Some(digest),
+            });
+        }
+        for (name, (digest, executable)) in &d.files {
+            msg.files.push(re::FileNode {
+                name: name.clone(),
+                digest: Some(digest.clone()),
+                is_executable: *executable,
+                ..Default::default()
+            });
+        }
+        let bytes = msg.encode_to_vec();
+        let digest = digest_of(&bytes);
+        out.push(bytes);
+        digest
+    }
+    let mut root = Dir::default();
+    for f in files {
+        let mut parts: Vec<&str> = f.path.split('/').filter(|p| !p.is_empty()).collect();
+        let Some(name) = parts.pop() else { continue };
+        let mut d = &mut root;
+        for p in parts {
+            d = d.dirs.entry(p.to_string()).or_default();
+        }
+        d.files
+            .insert(name.to_string(), (f.digest.clone(), f.executable));
+    }
+    let mut out = vec![];
+    let digest = encode(&root, &mut out);
+    out.reverse();
+    (digest, out)
 }
 
 /// An output as REAPI holds it.
@@ -509,7 +568,7 @@ pub fn output_file(path: &str, bytes_digest: re::Digest, normalized: bool) -> re
 pub fn re_result(files: Vec<re::OutputFile>, log: &[u8]) -> re::ActionResult {
     re::ActionResult {
         output_files: files,
-        stdout_raw: log.to_vec().into(),
+        stdout_raw: log.to_vec(),
         ..Default::default()
     }
 }
@@ -553,6 +612,42 @@ mod tests {
         assert_eq!(d("action", "ab"), d("action", "ab"));
         assert_ne!(d("action", "ab"), d("action", "ac"));
         assert_ne!(d("action", "ab"), d("lists", "ab"));
+    }
+
+    #[test]
+    fn an_input_root_is_a_merkle_tree_sorted_by_name() {
+        let f = |path: &str, bytes: &[u8]| RootFile {
+            path: path.into(),
+            digest: digest_of(bytes),
+            executable: false,
+        };
+        let files = [
+            f("usr/bin/rustc", b"elf"),
+            f("o/rust/target.json", b"{}"),
+            f("o/rust/a.rs", b"fn a() {}"),
+            f("dev/null", b""),
+        ];
+        let (root, blobs) = input_root(&files);
+        assert_eq!(digest_of(&blobs[0]), root);
+        // Three levels under the root: dev, o, o/rust, usr, usr/bin, and the root.
+        assert_eq!(blobs.len(), 6);
+        let top = re::Directory::decode(&blobs[0][..]).unwrap();
+        let names: Vec<&str> = top.directories.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["dev", "o", "usr"]);
+        let mut reversed = files.to_vec();
+        reversed.reverse();
+        assert_eq!(
+            input_root(&reversed).0,
+            root,
+            "order of the list matters not"
+        );
+        let mut changed = files.to_vec();
+        changed[2].digest = digest_of(b"fn a() { }");
+        assert_ne!(
+            input_root(&changed).0,
+            root,
+            "one byte of one input changes it"
+        );
     }
 
     #[test]

@@ -102,3 +102,37 @@ pub fn print_steps(plan: &Plan, out: Out) {
         }
     }
 }
+
+/// One built step as a complete REAPI action (`plan --action`): digests, command, input
+/// count and size; with `materialize`, its input root laid out there.
+pub fn action(
+    plan: &Plan,
+    id: &str,
+    materialize: Option<&std::path::Path>,
+) -> anyhow::Result<serde_json::Value> {
+    use prost::Message as _;
+    let step = plan.steps.iter().find(|s| s.id == id).ok_or_else(|| {
+        anyhow::anyhow!("no step `{id}` in the plan\n  fix: `rkbuild plan` lists the steps")
+    })?;
+    let c = crate::exec::remote_exec::complete(plan, step)?;
+    let (files, root, dirs) = c.root()?;
+    let action = c.action(&root);
+    if let Some(dir) = materialize {
+        c.materialize(dir)?;
+    }
+    let digest = |d: &crate::cache::remote::re::Digest| format!("{}/{}", d.hash, d.size_bytes);
+    Ok(serde_json::json!({
+        "reason": "action",
+        "step": id,
+        "action_digest": digest(&crate::cache::remote::digest_of(&action.encode_to_vec())),
+        "input_root_digest": digest(&root),
+        "arguments": c.command.arguments,
+        "environment": c.command.environment_variables.iter()
+            .map(|e| (e.name.clone(), e.value.clone())).collect::<std::collections::BTreeMap<_, _>>(),
+        "working_directory": c.command.working_directory,
+        "output_paths": c.command.output_paths,
+        "inputs": files.len(),
+        "input_bytes": files.iter().map(|f| f.digest.size_bytes).sum::<i64>(),
+        "directories": dirs.len(),
+    }))
+}

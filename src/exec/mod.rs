@@ -9,6 +9,7 @@
 pub mod cached;
 pub mod fingerprint;
 pub mod post;
+pub mod remote_exec;
 
 use std::collections::BTreeSet;
 use std::io::{IsTerminal as _, Write as _};

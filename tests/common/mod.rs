@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub mod reapi;
+
 /// `../shared/oracle` beside the checkout (CI lays a copy there), or `RKBUILD_ORACLE`.
 pub fn oracle(rel: &str) -> PathBuf {
     let base = std::env::var_os("RKBUILD_ORACLE")
