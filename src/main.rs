@@ -144,6 +144,10 @@ enum Command {
         /// With --action: lay its input root out in DIR, as a remote worker would.
         #[arg(long, value_name = "DIR", requires = "action")]
         materialize: Option<PathBuf>,
+        /// With --action and --remote: after uploading the action, ask the server to run it
+        /// (REAPI Execution) and wait for its result (RKBUILD_REMOTE_TIMEOUT seconds).
+        #[arg(long, requires = "action", requires = "remote")]
+        execute: bool,
     },
     /// Write rust-project.json for rust-analyzer: the kernel's crates with the tree's cfgs
     /// (OBJTREE/rust-project.json, as `make rust-analyzer`), or an out-of-tree module's.
@@ -598,10 +602,19 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             build,
             action: Some(step),
             materialize,
+            execute,
         } => {
             let opts = build.opts(tree);
             let (plan, _) = commands::plan::run(&opts)?;
-            let report = commands::plan::action(&plan, &step, materialize.as_deref())?;
+            let report = commands::plan::action(
+                &plan,
+                &step,
+                &commands::plan::ActionOpts {
+                    materialize: materialize.as_deref(),
+                    remote: opts.remote.as_deref(),
+                    execute,
+                },
+            )?;
             if out.json() {
                 out.message(&report);
             } else {

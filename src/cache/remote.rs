@@ -313,29 +313,71 @@ impl Remote {
         .is_some()
     }
 
+    /// The digests the server does not have (`None` when it cannot say).
+    pub fn missing(&self, digests: &[re::Digest]) -> Option<Vec<re::Digest>> {
+        let req = re::FindMissingBlobsRequest {
+            instance_name: self.instance.clone(),
+            blob_digests: digests.to_vec(),
+            ..Default::default()
+        };
+        let mut cas = self.cas();
+        self.run("FindMissingBlobs", async move {
+            cas.find_missing_blobs(req)
+                .await
+                .map(|r| r.into_inner().missing_blob_digests)
+        })
+    }
+
     /// Uploads the blobs the server does not have, and those in `force` whatever it says
     /// (a blob found corrupt there). `true` when all are there now.
     pub fn upload(&self, blobs: Vec<Vec<u8>>, force: &[String]) -> bool {
         let digests: Vec<re::Digest> = blobs.iter().map(|b| digest_of(b)).collect();
-        let req = re::FindMissingBlobsRequest {
-            instance_name: self.instance.clone(),
-            blob_digests: digests.clone(),
-            ..Default::default()
-        };
-        let mut cas = self.cas();
-        let Some(missing) = self.run("FindMissingBlobs", async move {
-            cas.find_missing_blobs(req)
-                .await
-                .map(|r| r.into_inner().missing_blob_digests)
-        }) else {
+        let Some(missing) = self.missing(&digests) else {
             return false;
         };
+        self.send(
+            digests
+                .into_iter()
+                .zip(blobs)
+                .filter(|(d, _)| missing.contains(d) || force.contains(&d.hash))
+                .map(|(d, b)| (d, Ok(b))),
+        )
+    }
+
+    /// Uploads files whose digests are known, reading only those the server lacks.
+    pub fn upload_files(&self, files: &[(std::path::PathBuf, re::Digest)]) -> bool {
+        let digests: Vec<re::Digest> = files.iter().map(|(_, d)| d.clone()).collect();
+        let Some(missing) = self.missing(&digests) else {
+            return false;
+        };
+        let mut seen = std::collections::HashSet::new();
+        self.send(
+            files
+                .iter()
+                .filter(|(_, d)| missing.contains(d) && seen.insert(d.hash.clone()))
+                .map(|(p, d)| (d.clone(), Self::read_file(p))),
+        )
+    }
+
+    fn read_file(p: &std::path::Path) -> Result<Vec<u8>, String> {
+        if p == std::path::Path::new("/dev/null") {
+            return Ok(vec![]);
+        }
+        std::fs::read(p).map_err(|e| format!("cannot read `{}`: {e}", p.display()))
+    }
+
+    /// Sends blobs: small ones in batches, big ones through ByteStream.
+    fn send(&self, blobs: impl Iterator<Item = (re::Digest, Result<Vec<u8>, String>)>) -> bool {
         let mut small = vec![];
         let mut small_size = 0;
-        for (d, b) in digests.into_iter().zip(blobs) {
-            if !missing.contains(&d) && !force.contains(&d.hash) {
-                continue;
-            }
+        for (d, b) in blobs {
+            let b = match b {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("warning: remote cache {}: {e}", self.url);
+                    return false;
+                }
+            };
             self.counts
                 .bytes_up
                 .fetch_add(b.len() as u64, Ordering::Relaxed);
@@ -359,6 +401,48 @@ impl Remote {
             });
         }
         small.is_empty() || self.batch_update(small)
+    }
+
+    /// Asks the server to run an uploaded action (REAPI Execution) and waits up to `wait` for
+    /// its result. The error says why it did not run.
+    pub fn execute(&self, action: re::Digest, wait: Duration) -> Result<re::ActionResult, String> {
+        use bazel_remote_apis::google::longrunning::operation;
+        let req = re::ExecuteRequest {
+            instance_name: self.instance.clone(),
+            action_digest: Some(action),
+            ..Default::default()
+        };
+        let mut client = re::execution_client::ExecutionClient::new(self.channel.clone());
+        let run = async move {
+            let mut stream = client.execute(req).await?.into_inner();
+            while let Some(op) = stream.message().await? {
+                if !op.done {
+                    continue;
+                }
+                return match op.result {
+                    Some(operation::Result::Response(any)) => {
+                        let r = re::ExecuteResponse::decode(&any.value[..])
+                            .map_err(|e| tonic::Status::internal(e.to_string()))?;
+                        match r.status.filter(|s| s.code != 0) {
+                            Some(s) => Err(tonic::Status::internal(s.message)),
+                            None => r.result.ok_or_else(|| tonic::Status::internal("no result")),
+                        }
+                    }
+                    Some(operation::Result::Error(s)) => Err(tonic::Status::internal(s.message)),
+                    None => Err(tonic::Status::internal("done without a result")),
+                };
+            }
+            Err(tonic::Status::internal("the operation stream ended early"))
+        };
+        self.rt
+            .block_on(async { tokio::time::timeout(wait, run).await })
+            .map_err(|_| {
+                format!(
+                    "no result within {:.0} s: the server queued the action, and no worker took it",
+                    wait.as_secs_f64()
+                )
+            })?
+            .map_err(|e| format!("{:?}: {}", e.code(), e.message()))
     }
 
     fn batch_update(&self, requests: Vec<re::batch_update_blobs_request::Request>) -> bool {

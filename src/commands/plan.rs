@@ -103,13 +103,21 @@ pub fn print_steps(plan: &Plan, out: Out) {
     }
 }
 
+/// What `plan --action` does besides describing the action.
+#[derive(Debug, Default)]
+pub struct ActionOpts<'a> {
+    /// Lay its input root out here.
+    pub materialize: Option<&'a std::path::Path>,
+    /// Upload it (files, directories, command, action) to this REAPI server.
+    pub remote: Option<&'a str>,
+    /// Then ask the server to run it.
+    pub execute: bool,
+}
+
 /// One built step as a complete REAPI action (`plan --action`): digests, command, input
-/// count and size; with `materialize`, its input root laid out there.
-pub fn action(
-    plan: &Plan,
-    id: &str,
-    materialize: Option<&std::path::Path>,
-) -> anyhow::Result<serde_json::Value> {
+/// count and size; and what `opts` asks for.
+pub fn action(plan: &Plan, id: &str, opts: &ActionOpts) -> anyhow::Result<serde_json::Value> {
+    use crate::cache::remote::{digest_of, re, Remote};
     use prost::Message as _;
     let step = plan.steps.iter().find(|s| s.id == id).ok_or_else(|| {
         anyhow::anyhow!("no step `{id}` in the plan\n  fix: `rkbuild plan` lists the steps")
@@ -117,14 +125,16 @@ pub fn action(
     let c = crate::exec::remote_exec::complete(plan, step)?;
     let (files, root, dirs) = c.root()?;
     let action = c.action(&root);
-    if let Some(dir) = materialize {
+    let action_bytes = action.encode_to_vec();
+    let action_digest = digest_of(&action_bytes);
+    if let Some(dir) = opts.materialize {
         c.materialize(dir)?;
     }
-    let digest = |d: &crate::cache::remote::re::Digest| format!("{}/{}", d.hash, d.size_bytes);
-    Ok(serde_json::json!({
+    let digest = |d: &re::Digest| format!("{}/{}", d.hash, d.size_bytes);
+    let mut report = serde_json::json!({
         "reason": "action",
         "step": id,
-        "action_digest": digest(&crate::cache::remote::digest_of(&action.encode_to_vec())),
+        "action_digest": digest(&action_digest),
         "input_root_digest": digest(&root),
         "arguments": c.command.arguments,
         "environment": c.command.environment_variables.iter()
@@ -134,5 +144,48 @@ pub fn action(
         "inputs": files.len(),
         "input_bytes": files.iter().map(|f| f.digest.size_bytes).sum::<i64>(),
         "directories": dirs.len(),
-    }))
+    });
+    let Some(url) = opts.remote else {
+        return Ok(report);
+    };
+    let rem = Remote::new(url)?;
+    let on_disk: Vec<(std::path::PathBuf, re::Digest)> = c
+        .files
+        .iter()
+        .zip(&files)
+        .map(|((real, _), f)| (real.clone(), f.digest.clone()))
+        .collect();
+    let mut blobs = dirs;
+    blobs.push(c.command.encode_to_vec());
+    blobs.push(action_bytes);
+    if !(rem.upload_files(&on_disk) && rem.upload(blobs, &[])) {
+        anyhow::bail!("remote {url}: the upload failed (see the warning above)");
+    }
+    report["uploaded_bytes"] = rem
+        .counts
+        .bytes_up
+        .load(std::sync::atomic::Ordering::Relaxed)
+        .into();
+    if opts.execute {
+        let wait = std::time::Duration::from_secs(
+            std::env::var("RKBUILD_REMOTE_TIMEOUT")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(60),
+        );
+        let r = rem
+            .execute(action_digest, wait)
+            .map_err(|e| anyhow::anyhow!("remote execution of `{id}` on {url}: {e}"))?;
+        report["exit_code"] = r.exit_code.into();
+        report["outputs"] = r
+            .output_files
+            .iter()
+            .map(|f| {
+                let d = f.digest.as_ref().map(digest).unwrap_or_default();
+                (f.path.clone(), serde_json::Value::from(d))
+            })
+            .collect::<serde_json::Map<_, _>>()
+            .into();
+    }
+    Ok(report)
 }
