@@ -268,6 +268,11 @@ struct BuildArgs {
     /// grpc://HOST:PORT[/INSTANCE]. Turns the local cache on too.
     #[arg(long, value_name = "URL", env = "RKBUILD_REMOTE", value_parser = remote_url)]
     remote: Option<String>,
+    /// Only these and what they need: a step's output (rust/kernel.o), or a single-file
+    /// target of a driver as Kbuild's (samples/rust/rust_minimal.rsi: macros expanded and
+    /// formatted; .s: assembly; .ll: LLVM IR).
+    #[arg(value_name = "TARGET")]
+    targets: Vec<String>,
 }
 
 /// A REAPI URL, checked before anything is written.
@@ -291,6 +296,7 @@ impl BuildArgs {
                 (self.cache || self.remote.is_some()).then(rkbuild::cache::Cache::default_dir)
             }),
             remote: self.remote,
+            targets: self.targets,
         }
     }
 }

@@ -415,7 +415,60 @@ fn arm64_builds_with_real_core() {
         object::Architecture::Aarch64,
         &["__ashrti3", "__ashlti3", "__lshrti3"],
     );
+    single_targets(&dir, "arm64");
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Kbuild's single-file targets of a driver: the macro expansion (formatted), the assembly
+/// and the LLVM IR, each from the driver's own command; only they run on a built tree.
+fn single_targets(obj: &Path, arch: &str) {
+    let src = common::minikernel();
+    let config = src.join(format!("configs/{arch}.config"));
+    let base = "drivers/misc/rust_hello";
+    let (rsi, asm, ll) = (
+        format!("{base}.rsi"),
+        format!("{base}.s"),
+        format!("{base}.ll"),
+    );
+    let r = ok(build(
+        &src,
+        obj,
+        &config,
+        &["--arch", arch, &rsi, &asm, &ll],
+    ));
+    let mut made = built(&r);
+    made.sort();
+    assert_eq!(made, [ll.clone(), rsi.clone(), asm.clone()], "{}", r.stdout);
+    let text = |f: &str| common::read(&obj.join(f));
+    let expanded = text(&rsi);
+    assert!(
+        expanded.contains("#[prelude_import]") && expanded.contains("__MODINFO_"),
+        "not the expanded module! macro: {expanded}"
+    );
+    // rustfmt ran over it (rustc's own expansion leaves blank runs rustfmt folds).
+    assert!(!expanded.contains("\n\n\n"), "{expanded}");
+    assert!(text(&asm).contains("\tret"), "not aarch64 assembly");
+    assert!(
+        text(&ll).contains("target triple = \"aarch64"),
+        "not LLVM IR for aarch64"
+    );
+    // Up to date the second time; an unknown driver is refused with the fix.
+    let again = ok(build(&src, obj, &config, &["--arch", arch, &rsi]));
+    assert!(built(&again).is_empty(), "{}", again.stdout);
+    let bad = build(
+        &src,
+        obj,
+        &config,
+        &["--arch", arch, "drivers/misc/nothere.s"],
+    );
+    assert!(!bad.ok);
+    assert!(
+        bad.stderr
+            .contains("no Rust driver `drivers/misc/nothere.rs`")
+            && bad.stderr.contains("fix:"),
+        "{}",
+        bad.stderr
+    );
 }
 
 #[test]

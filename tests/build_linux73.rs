@@ -74,6 +74,10 @@ impl Env {
                 self.rustc_dir.join("rustdoc").display()
             ))
             .arg(format!("BINDGEN={}", self.bindgen))
+            .arg(format!(
+                "RUSTFMT={}",
+                self.rustc_dir.join("rustfmt").display()
+            ))
             .arg(format!("RUST_LIB_SRC={}", self.lib))
             .env("LIBCLANG_PATH", &self.libclang);
         if let Some(l) = self.llvm {
@@ -179,6 +183,7 @@ fn rkbuild(env: &Env, args: &[&str]) -> String {
         .env("RUSTC", env.rustc())
         .env("RUST_LIB_SRC", &env.lib)
         .env("BINDGEN", &env.bindgen)
+        .env("RUSTFMT", env.rustc_dir.join("rustfmt"))
         .env("LIBCLANG_PATH", &env.libclang)
         .env("NO_COLOR", "1");
     match env.llvm {
@@ -406,4 +411,72 @@ fn check(env: &Env, name: &str, config: &str) {
     eprintln!("  {name}: {compared} commands equal to make's");
     // 3 host rlibs, 3 proc macros, 9 crates, 3 bindgen runs, 5 C files, the samples.
     assert!(compared >= 25, "only {compared} commands compared");
+
+    if name == "x86_64" {
+        single_targets(env, name, config, &drivers, obj.path());
+    }
+}
+
+/// Kbuild's single-file targets of a driver (`make samples/rust/rust_minimal.rsi`, `.s`,
+/// `.ll`): rkbuild's equal make's, command and bytes (the `.rsi` formatted by the same
+/// rustfmt).
+fn single_targets(env: &Env, name: &str, config: &str, drivers: &[String], obj: &Path) {
+    let driver = drivers
+        .iter()
+        .find(|d| d.ends_with("rust_minimal.o"))
+        .unwrap_or(&drivers[0]);
+    let base = driver.strip_suffix(".o").unwrap();
+    let singles: Vec<String> = ["rsi", "s", "ll"]
+        .iter()
+        .map(|e| format!("{base}.{e}"))
+        .collect();
+    let refdir = reference(env, name, config, drivers, &singles);
+    let (src, o) = (env.src.display().to_string(), obj.display().to_string());
+    let mut args = vec!["build", "-S", &src, "-O", &o];
+    args.extend(singles.iter().map(String::as_str));
+    let t = Instant::now();
+    rkbuild(env, &args);
+    let ours_s = t.elapsed().as_secs_f64();
+    for f in &singles {
+        assert!(
+            std::fs::read(refdir.join(f)).unwrap() == std::fs::read(obj.join(f)).unwrap(),
+            "{f} differs from make's"
+        );
+    }
+    let mut args = vec!["plan", "--message-format", "json", "-S", &src, "-O", &o];
+    args.extend(singles.iter().map(String::as_str));
+    let plan: serde_json::Value =
+        serde_json::from_str(rkbuild(env, &args).lines().last().unwrap()).unwrap();
+    let ids: Vec<&str> = plan["plan"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    for f in &singles {
+        assert!(ids.contains(&f.as_str()), "{f} is not planned: {ids:?}");
+    }
+    assert!(
+        !ids.contains(&driver.as_str()),
+        "only the targets and what they need are planned"
+    );
+    let rsi = plan["plan"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == singles[0].as_str())
+        .unwrap();
+    assert!(
+        rsi["post"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["kind"] == "rustfmt"),
+        "the .rsi is formatted: {rsi}"
+    );
+    let compared = common::plan_equals_cmd_files(&plan, obj, &refdir, &[]);
+    eprintln!(
+        "  {name}: single targets {}: {compared} commands equal to make's, outputs byte for byte; rkbuild {ours_s:.1} s for the three",
+        singles.join(" ")
+    );
 }

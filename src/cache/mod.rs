@@ -52,6 +52,9 @@ pub struct Cache {
     /// Blobs the remote served with bytes that do not match their digest: uploaded again
     /// whatever it says it has.
     refused: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    /// Blobs this process wrote after checking their bytes (a remote hit): read back without
+    /// hashing them again.
+    verified: std::sync::Arc<std::sync::Mutex<std::collections::HashSet<String>>>,
 }
 
 fn shard(root: &Path, kind: &str, name: &str, ext: &str) -> PathBuf {
@@ -74,6 +77,7 @@ impl Cache {
             limit,
             remote: None,
             refused: Default::default(),
+            verified: Default::default(),
         })
     }
 
@@ -124,7 +128,8 @@ impl Cache {
     pub fn blob(&self, digest: &str) -> Option<Vec<u8>> {
         let p = shard(&self.dir, "cas", digest, "");
         let bytes = std::fs::read(&p).ok()?;
-        if key::digest(&bytes) != digest {
+        let known = self.verified.lock().is_ok_and(|v| v.contains(digest));
+        if !known && key::digest(&bytes) != digest {
             let _ = std::fs::remove_file(&p);
             return None;
         }
@@ -146,12 +151,22 @@ impl Cache {
     fn remote_action(&self, key: &str) -> Option<ActionResult> {
         let rem = self.remote.as_ref()?;
         let r = rem.get("action", key)?;
+        // The blobs not here yet, fetched at once; each checked against its digest.
+        let mut missing = vec![];
+        for f in &r.output_files {
+            let d = f.digest.as_ref()?;
+            if !shard(&self.dir, "cas", &d.hash, "").is_file() && !missing.contains(d) {
+                missing.push(d.clone());
+            }
+        }
+        for (d, got) in missing.iter().zip(rem.blobs(&missing)) {
+            let bytes = self.checked(rem, d, got)?;
+            Self::write(&shard(&self.dir, "cas", &d.hash, ""), &bytes).ok()?;
+            self.verified.lock().ok()?.insert(d.hash.clone());
+        }
         let mut outputs = vec![];
         for f in &r.output_files {
             let d = f.digest.as_ref()?;
-            if self.blob(&d.hash).is_none() {
-                self.put_blob(&self.remote_blob(rem, d)?).ok()?;
-            }
             outputs.push(OutputFile {
                 path: f.path.clone(),
                 digest: d.hash.clone(),
@@ -172,7 +187,18 @@ impl Cache {
     /// A blob from the remote, checked: bytes that do not match their digest are refused
     /// (and uploaded again when this process has them).
     fn remote_blob(&self, rem: &remote::Remote, d: &remote::re::Digest) -> Option<Vec<u8>> {
-        match rem.blob(d) {
+        self.checked(rem, d, rem.blob(d))
+    }
+
+    /// A fetched blob, or `None` with a warning when it was refused (and it is remembered,
+    /// to be uploaded again).
+    fn checked(
+        &self,
+        rem: &remote::Remote,
+        d: &remote::re::Digest,
+        got: Result<Option<Vec<u8>>, remote::Refused>,
+    ) -> Option<Vec<u8>> {
+        match got {
             Ok(b) => b,
             Err(remote::Refused) => {
                 eprintln!(

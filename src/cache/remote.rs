@@ -555,6 +555,16 @@ impl Remote {
         })
     }
 
+    /// Several blobs at once (each checked as [`Remote::blob`] checks it).
+    pub fn blobs(&self, ds: &[re::Digest]) -> Vec<Result<Option<Vec<u8>>, Refused>> {
+        std::thread::scope(|s| {
+            let hs: Vec<_> = ds.iter().map(|d| s.spawn(move || self.blob(d))).collect();
+            hs.into_iter()
+                .map(|h| h.join().unwrap_or(Ok(None)))
+                .collect()
+        })
+    }
+
     fn read_stream(&self, d: &re::Digest) -> Result<Option<Vec<u8>>, Refused> {
         let req = bs::ReadRequest {
             resource_name: self.resource(format!("blobs/{}/{}", d.hash, d.size_bytes)),
@@ -562,13 +572,14 @@ impl Remote {
             read_limit: 0,
         };
         let mut client = self.bytestream();
+        let size = d.size_bytes.max(0) as usize;
         self.fetch("ByteStream.Read", async move {
             let mut stream = match client.read(req).await {
                 Ok(s) => s.into_inner(),
                 Err(s) if s.code() == tonic::Code::NotFound => return Ok(None),
                 Err(s) => return Err(s),
             };
-            let mut out = vec![];
+            let mut out = Vec::with_capacity(size);
             while let Some(m) = stream.message().await? {
                 out.extend_from_slice(&m.data);
             }

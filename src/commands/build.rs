@@ -36,6 +36,9 @@ pub struct BuildOpts {
     pub cache: Option<PathBuf>,
     /// A REAPI server the cache is shared through (`grpc://host:port[/instance]`).
     pub remote: Option<String>,
+    /// Build only these (and what they need): step outputs (`rust/kernel.o`) or single-file
+    /// targets of a driver (`samples/rust/rust_minimal.rsi`, `.s`, `.ll`).
+    pub targets: Vec<String>,
 }
 
 /// Where the bindgen C flags came from.
@@ -433,7 +436,27 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         bindgen_target: tree.arch.bindgen_target().to_string(),
         tools: tool_ids,
     };
-    let plan = plan::make(&inputs, opts.clippy)?;
+    // Single-file targets are planned from their driver; any other target names a step.
+    let singles: Vec<String> = opts
+        .targets
+        .iter()
+        .filter(|t| {
+            let ext = t.rsplit_once('.').map_or("", |(_, e)| e);
+            SINGLE_ENDINGS.contains(&ext)
+                || inputs
+                    .ctx
+                    .vintage
+                    .driver
+                    .single
+                    .iter()
+                    .any(|s| s.ext == ext)
+        })
+        .map(|t| t.trim_start_matches("./").to_string())
+        .collect();
+    let mut plan = plan::make(&inputs, opts.clippy, &singles)?;
+    if !opts.targets.is_empty() {
+        plan = plan.only(&opts.targets)?;
+    }
     drop(ctx);
     Ok(Prepared {
         tree,
@@ -445,6 +468,9 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         lib_src,
     })
 }
+
+/// The endings Kbuild has had single-file Rust targets for; a layout without them says so.
+const SINGLE_ENDINGS: [&str; 3] = ["rsi", "s", "ll"];
 
 /// Runs `build`.
 pub fn run(opts: &BuildOpts, out: Out) -> anyhow::Result<exec::Summary> {

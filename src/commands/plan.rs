@@ -80,6 +80,7 @@ pub fn print_steps(plan: &Plan, out: Out) {
                 crate::plan::PostStep::Objtool { args, .. } => {
                     format!("then objtool {}", args.join(" "))
                 }
+                crate::plan::PostStep::Rustfmt { .. } => "then rustfmt".into(),
             });
         }
         if s.kind == StepKind::Exports {

@@ -22,6 +22,22 @@ pub fn run(
             rewrite_text(output, cut_here)?;
             Ok(None)
         }
+        PostStep::Rustfmt { program, config } => {
+            // Kbuild: `command -v $(RUSTFMT) >/dev/null && $(RUSTFMT) --config-path … $@`.
+            if which::which(program).is_err() {
+                return Ok(None);
+            }
+            let p = Process::new(program)
+                .cwd(objtree)
+                .arg("--config-path")
+                .arg(config)
+                .arg(output);
+            let out = p.output()?;
+            if !out.success() {
+                bail!("`{p}` failed:\n{}{}", out.stdout, out.stderr.trim_end());
+            }
+            Ok(None)
+        }
         PostStep::Objtool { program, args } => {
             let p = Process::new(program).cwd(objtree).args(args).arg(output);
             let out = p.output()?;

@@ -220,6 +220,26 @@ pub struct DriverDesc {
     /// `rust_allowed_features`.
     pub features: String,
     pub cmd: CmdTemplate,
+    /// The single-file targets of a driver's source the layout's Kbuild has (none in 2021).
+    #[serde(default)]
+    pub single: Vec<SingleTarget>,
+}
+
+/// A single-file target of a driver's source (`make foo.rsi`): Kbuild's `cmd_rustc_<ext>_rs`,
+/// the driver's command with another `--emit`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SingleTarget {
+    /// The target's ending: `rsi`, `s`, `ll`.
+    pub ext: String,
+    /// What stands in the driver command's `{emit}`; `{target}` is the file made.
+    pub emit: String,
+    /// The compiler's standard output is the target (`-Zunpretty=expanded $< >$@`).
+    #[serde(default)]
+    pub stdout: bool,
+    /// Then `rustfmt --config-path $(srctree)/.rustfmt.toml $@`, where rustfmt is found.
+    #[serde(default)]
+    pub rustfmt: bool,
 }
 
 /// `cmd_bindgen`.

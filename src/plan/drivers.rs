@@ -4,9 +4,10 @@
 use std::path::Path;
 
 use super::rust_dir::{base_vars, check_build_error, objtool, spec_input, tag_for};
-use super::{describe, program, Command, Inputs, Plan, PlanError, Step, StepKind};
+use super::{describe, program, Command, Inputs, Plan, PlanError, PostStep, Step, StepKind};
 use crate::flags::crates::{self, Compiler, Unit};
 use crate::flags::{self, ObjKind};
+use crate::layout::SingleTarget;
 
 /// One driver object of the tree (`obj` relative to the trees, `src` its root relative to the
 /// source tree, `modfile` the module it is part of: `samples/rust/rust_print` for
@@ -20,7 +21,7 @@ pub fn driver_step(
     clippy: bool,
 ) -> anyhow::Result<Step> {
     let src = format!("{}/{}", inp.ctx.srctree, src);
-    spelled_driver_step(inp, obj, &src, modfile, kind, clippy)
+    spelled_driver_step(inp, obj, &src, modfile, kind, clippy, None)
 }
 
 /// [`driver_step`] with the object and crate root spelled as the command spells them (an
@@ -32,6 +33,7 @@ pub(super) fn spelled_driver_step(
     modfile: &str,
     kind: ObjKind,
     clippy: bool,
+    single: Option<&SingleTarget>,
 ) -> anyhow::Result<Step> {
     let ctx = inp.ctx;
     let t = &ctx.vintage.driver.cmd;
@@ -46,6 +48,19 @@ pub(super) fn spelled_driver_step(
         .set("dir", dir)
         .set("stem", stem.clone())
         .set("modfile", modfile);
+    // The object itself, or a single-file target of the same source (`foo.rsi`).
+    let target = match single {
+        Some(st) => format!("{}.{}", obj.strip_suffix(".o").unwrap_or(obj), st.ext),
+        None => obj.to_string(),
+    };
+    let emit = match single {
+        Some(st) => st.emit.replace("{target}", &target),
+        None => format!("--emit=obj={obj}"),
+    };
+    let target_file = target.rsplit('/').next().unwrap_or(&target).to_string();
+    v.set("target", target.clone())
+        .set("target_file", target_file)
+        .set("emit", emit);
     let cmd = crates::command(
         ctx,
         t,
@@ -70,7 +85,7 @@ pub(super) fn spelled_driver_step(
         v.fill(w)
             .map_err(|e| PlanError::Unsupported(format!("driver rule: {e}")))
     };
-    let mut s = Step::new(obj, StepKind::Driver, &tag);
+    let mut s = Step::new(&target, StepKind::Driver, &tag);
     s.crate_name = Some(stem);
     s.root = Some(src.to_string());
     s.module = kind == ObjKind::Module;
@@ -86,13 +101,63 @@ pub(super) fn spelled_driver_step(
         .collect::<Result<_, _>>()?;
     s.depfile = Some(fill(&t.depfile)?);
     s.inputs.extend(spec_input(inp));
+    let stdout = single.is_some_and(|st| st.stdout).then(|| target.clone());
+    if let Some(st) = single {
+        s.outputs = vec![target.clone()];
+        s.linked = false;
+        if st.rustfmt {
+            s.post.push(PostStep::Rustfmt {
+                program: std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".into()),
+                config: format!("{}/.rustfmt.toml", ctx.srctree),
+            });
+        }
+    }
     s.command = Some(Command {
         env: cmd.env.clone(),
         program: program(inp, cmd.compiler),
         args: argv,
-        stdout: None,
+        stdout,
     });
     Ok(s)
+}
+
+/// The single-file targets asked for (`samples/rust/rust_minimal.rsi`), each from the driver
+/// object of the same source that the configuration builds.
+fn single_steps(
+    inp: &Inputs,
+    clippy: bool,
+    drivers: &[super::kbuild::DriverObj],
+    targets: &[String],
+) -> anyhow::Result<Vec<Step>> {
+    let singles = &inp.ctx.vintage.driver.single;
+    let mut out = vec![];
+    for t in targets {
+        let (base, ext) = t.rsplit_once('.').unwrap_or((t, ""));
+        let Some(st) = singles.iter().find(|s| s.ext == ext) else {
+            let known: Vec<&str> = singles.iter().map(|s| s.ext.as_str()).collect();
+            anyhow::bail!(
+                "`{t}`: not a single-file target of this kernel's Kbuild ({})\n  \
+                 fix: name a driver's .o or one of those endings",
+                if known.is_empty() {
+                    "it has none".to_string()
+                } else {
+                    format!("it has .{}", known.join(", ."))
+                }
+            );
+        };
+        let obj = format!("{base}.o");
+        let Some(d) = drivers.iter().find(|d| d.obj == obj) else {
+            anyhow::bail!(
+                "`{t}`: no Rust driver `{base}.rs` is built with this configuration\n  \
+                 fix: enable its Kconfig symbol, or give the path from the top of the tree"
+            );
+        };
+        let src = format!("{}/{}", inp.ctx.srctree, d.src);
+        let mut s = spelled_driver_step(inp, &d.obj, &src, &d.modfile, d.kind, clippy, Some(st))?;
+        s.config = d.symbol.clone();
+        out.push(s);
+    }
+    Ok(out)
 }
 
 /// Adds the drivers the makefiles list, and checks and orders the whole graph.
@@ -100,11 +165,13 @@ pub(super) fn with_drivers(
     inp: &Inputs,
     clippy: bool,
     mut steps: Vec<Step>,
+    singles: &[String],
 ) -> anyhow::Result<Plan> {
     let ctx = inp.ctx;
     let check = check_build_error(inp);
     let walk = super::kbuild::walk(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
     let mut skipped = walk.skipped;
+    steps.extend(single_steps(inp, clippy, &walk.drivers, singles)?);
     for d in walk.drivers {
         let mut s = driver_step(inp, &d.obj, &d.src, &d.modfile, d.kind, clippy)?;
         s.config = d.symbol.clone();

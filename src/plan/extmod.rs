@@ -83,7 +83,7 @@ pub fn make(inp: &Inputs, dir: &Path, clippy: bool) -> anyhow::Result<(Plan, Ext
         let (obj, _) = spell(&drv.obj)?;
         let (_, src) = spell(&drv.src)?;
         let modfile = format!("{obj_dir}/{}", drv.modfile);
-        let mut s = spelled_driver_step(inp, &obj, &src, &modfile, drv.kind, clippy)?;
+        let mut s = spelled_driver_step(inp, &obj, &src, &modfile, drv.kind, clippy, None)?;
         s.post.extend(check.clone());
         s.post.extend(objtool(inp, true, drv.composite.is_none()));
         steps.push(s);

@@ -61,6 +61,33 @@ impl Plan {
         Ok(self)
     }
 
+    /// The plan cut down to `targets` and the steps they need (`rkbuild build rust/kernel.o`).
+    pub fn only(mut self, targets: &[String]) -> Result<Plan, PlanError> {
+        let mut keep: std::collections::HashSet<String> = Default::default();
+        let mut todo: Vec<String> = vec![];
+        for t in targets {
+            let t = t.trim_start_matches("./");
+            if self.step(t).is_none() {
+                let hint = closest(t, self.steps.iter().map(|s| s.id.as_str()))
+                    .map(|c| format!(" (did you mean `{c}`?)"))
+                    .unwrap_or_default();
+                return Err(PlanError::Unsupported(format!(
+                    "no step makes `{t}`{hint}\n  fix: `rkbuild plan` lists the steps and what they make"
+                )));
+            }
+            todo.push(t.to_string());
+        }
+        while let Some(id) = todo.pop() {
+            if keep.insert(id.clone()) {
+                if let Some(s) = self.step(&id) {
+                    todo.extend(s.deps.iter().cloned());
+                }
+            }
+        }
+        self.steps.retain(|s| keep.contains(&s.id));
+        Ok(self)
+    }
+
     pub fn step(&self, id: &str) -> Option<&Step> {
         self.steps.iter().find(|s| s.id == id)
     }

@@ -106,6 +106,9 @@ pub enum PostStep {
     /// Warn when the object still calls `rust_build_error` (a `build_assert!` that was not
     /// optimised away): 2021's RUST_BUILD_ASSERT_WARN, and a link error to come under DENY.
     CheckBuildError { deny: bool },
+    /// `rustfmt --config-path $(srctree)/.rustfmt.toml $@` after a macro expansion (`.rsi`),
+    /// when the program is found (Kbuild's `command -v $(RUSTFMT) &&`).
+    Rustfmt { program: String, config: String },
 }
 
 /// One step of the build.
@@ -246,10 +249,11 @@ pub struct Inputs<'a> {
     pub tools: BTreeMap<String, String>,
 }
 
-/// Builds the plan for the tree's layout and the drivers its makefiles list.
-pub fn make(inp: &Inputs, clippy: bool) -> anyhow::Result<Plan> {
+/// Builds the plan for the tree's layout and the drivers its makefiles list, with the
+/// single-file targets asked for (`foo.rsi`, `foo.s`, `foo.ll` of a driver `foo.rs`).
+pub fn make(inp: &Inputs, clippy: bool, singles: &[String]) -> anyhow::Result<Plan> {
     let steps = rust_dir::steps(inp, clippy)?;
-    drivers::with_drivers(inp, clippy, steps)
+    drivers::with_drivers(inp, clippy, steps, singles)
 }
 
 /// Words of a `bindgen_parameters` file: comments and blank lines dropped, shell-split.
@@ -451,7 +455,7 @@ mod tests {
             out_of_srctree: true,
             has_remap_path_scope: false,
         };
-        let p = make(&inputs_for(&ctx, d.path()), true).unwrap();
+        let p = make(&inputs_for(&ctx, d.path()), true, &[]).unwrap();
         let ids: Vec<&str> = p.steps.iter().map(|s| s.id.as_str()).collect();
         for id in [
             "rust/core.o",

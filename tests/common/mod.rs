@@ -30,6 +30,8 @@ pub struct KbuildCmd {
     pub env: Vec<(String, String)>,
     pub program: String,
     pub args: Vec<String>,
+    /// Where the compiler's standard output goes (`>$@`).
+    pub stdout: Option<String>,
 }
 
 pub fn kbuild_cmd(vintage: &str, target: &str) -> KbuildCmd {
@@ -50,9 +52,15 @@ pub fn parse_savedcmd(line: &str) -> KbuildCmd {
     // The .cmd files keep make's escape for `#`.
     let line = line.replace("$(pound)", "#");
     let words = shlex::split(&line).expect("shell words");
+    // `>$@` of the compiler, or of the pipeline it feeds (`| sed … >$@`).
+    let stdout = words
+        .iter()
+        .take_while(|w| !w.starts_with(';'))
+        .find_map(|w| w.strip_prefix('>'))
+        .map(|w| w.trim_end_matches(';').to_string());
     let mut words = words
         .into_iter()
-        .take_while(|w| !w.starts_with(';') && w != "|");
+        .take_while(|w| !w.starts_with(';') && w != "|" && !w.starts_with('>'));
     let mut env = vec![];
     let program = loop {
         let w = words.next().expect("a program");
@@ -67,6 +75,7 @@ pub fn parse_savedcmd(line: &str) -> KbuildCmd {
         env,
         program,
         args: words.collect(),
+        stdout,
     }
 }
 
@@ -196,6 +205,11 @@ pub fn plan_equals_cmd_files(
             .collect();
         let want_args: Vec<String> = want.args.iter().map(|a| a.replace(&t, "$O")).collect();
         assert_eq!(args, want_args, "{id}: arguments differ from make's");
+        assert_eq!(
+            cmd.get("stdout").and_then(|v| v.as_str()),
+            want.stdout.as_deref(),
+            "{id}: standard output"
+        );
         let env: Vec<(String, String)> = cmd["env"]
             .as_array()
             .unwrap()

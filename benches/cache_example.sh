@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The step cache on the bundled example tree (Debian's rustc 1.85, real core): a cold build
+# into a fresh object tree with an empty cache, against another fresh tree from the warm local
+# cache alone and from a REAPI server alone (BuildGrid on 127.0.0.1, an empty local cache: a
+# second machine); then a matrix of 2 configurations x 2 architectures, cold, and again under
+# another root from the server alone, with its hit rates. Measured in the same run.
+# Usage: benches/cache_example.sh [RUNS]   (default 5)
+set -euo pipefail
+RUNS=${1:-5}
+cd "$(dirname "$0")/.."
+source /var/cache/rkbuild-ci/env.sh
+cargo build --release --quiet
+RK=$PWD/target/release/rkbuild
+export RUSTC=$RKBUILD_TEST_RUSTC_185 RUST_LIB_SRC=$RKBUILD_TEST_LIB_185
+export BINDGEN=$RKBUILD_TEST_BINDGEN LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_PATH
+S=$PWD/examples/minikernel
+CFG=$S/configs/x86_64.config
+WORK=${WORK:-/tmp/rkbuild-bench-cache-example}
+rm -rf "$WORK" && mkdir -p "$WORK"
+source benches/buildgrid.sh   # starts BuildGrid: $REMOTE
+
+# The warm caches, filled once: the local one and the server.
+$RK build -S "$S" -O "$WORK/fill" --config "$CFG" -j2 -q --cache-dir "$WORK/warm" --remote "$REMOTE"
+
+hyperfine --runs "$RUNS" --export-json "$WORK/cache.json" \
+    -n "cold (empty cache)" \
+    --prepare "rm -rf $WORK/a $WORK/empty" \
+    "$RK build -S $S -O $WORK/a --config $CFG -j2 -q --cache-dir $WORK/empty" \
+    -n "another tree, warm cache" \
+    --prepare "rm -rf $WORK/b" \
+    "$RK build -S $S -O $WORK/b --config $CFG -j2 -q --cache-dir $WORK/warm" \
+    -n "another machine, REAPI only" \
+    --prepare "rm -rf $WORK/r $WORK/r-local" \
+    "$RK build -S $S -O $WORK/r --config $CFG -j2 -q --cache-dir $WORK/r-local --remote $REMOTE"
+
+python3 - "$WORK/cache.json" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+cold = r["cold (empty cache)"]["median"]
+print(f"cold:                   median {cold:.1f} s")
+for name in ["another tree, warm cache", "another machine, REAPI only"]:
+    m = r[name]["median"]
+    print(f"{name + ':':<23} median {m:.2f} s = {m / cold * 100:.1f}% of the cold wall (same run)")
+PY
+
+# 2 configurations x 2 architectures: each arch's example configuration, and the same with
+# one driver's symbol changed.
+for a in x86_64 arm64; do
+    cp "$S/configs/$a.config" "$WORK/$a.config"
+    sed 's/# CONFIG_MINI_HELLO_LOUD is not set/CONFIG_MINI_HELLO_LOUD=y/' "$S/configs/$a.config" > "$WORK/$a-loud.config"
+done
+M=(matrix -S "$S" -j 2)
+for c in x86_64 x86_64-loud arm64 arm64-loud; do M+=(--config "$WORK/$c.config"); done
+echo "matrix, cold (empty local cache, a fresh server):"
+source benches/buildgrid.sh
+"$RK" "${M[@]}" --root "$WORK/m1" --cache-dir "$WORK/m1-cache" --remote "$REMOTE"
+echo "matrix again, another root, an empty local cache, the server only:"
+"$RK" "${M[@]}" --root "$WORK/m2" --cache-dir "$WORK/m2-cache" --remote "$REMOTE"
