@@ -136,3 +136,59 @@ mod tests {
         );
     }
 }
+
+/// An exclusive lock on a folder (`DIR/.rkbuild.lock`, flock(2)), held until dropped. The kernel
+/// releases it when its process ends, however it ends: a killed build leaves no stale lock.
+#[derive(Debug)]
+pub struct FolderLock {
+    _file: std::fs::File,
+}
+
+/// Takes `dir`'s lock. When another process holds it: with `wait`, says so through `waiting`
+/// (once) and waits; without, fails naming the holder.
+pub fn lock_folder(
+    dir: &Path,
+    wait: bool,
+    waiting: impl FnOnce(&str),
+) -> anyhow::Result<FolderLock> {
+    use std::io::{Read as _, Seek as _, Write as _};
+    use std::os::fd::AsRawFd as _;
+    let path = dir.join(".rkbuild.lock");
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .with_context(|| format!("cannot open the lock `{}`", path.display()))?;
+    let fd = file.as_raw_fd();
+    // SAFETY: flock on a descriptor this function owns.
+    if unsafe { libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        let err = std::io::Error::last_os_error();
+        if err.raw_os_error() != Some(libc::EWOULDBLOCK) {
+            return Err(err).with_context(|| format!("cannot lock `{}`", path.display()));
+        }
+        let mut holder = String::new();
+        let _ = file.read_to_string(&mut holder);
+        let holder = holder.trim();
+        let who = if holder.is_empty() {
+            "another rkbuild".to_string()
+        } else {
+            format!("another rkbuild (pid {holder})")
+        };
+        let msg = format!("`{}` is in use by {who}", dir.display());
+        if !wait {
+            anyhow::bail!("{msg}\n  fix: wait for it to finish, or leave out --no-wait to wait");
+        }
+        waiting(&format!("{msg}; waiting for it"));
+        // SAFETY: as above; blocks until the holder is done.
+        if unsafe { libc::flock(fd, libc::LOCK_EX) } != 0 {
+            return Err(std::io::Error::last_os_error())
+                .with_context(|| format!("cannot lock `{}`", path.display()));
+        }
+    }
+    file.set_len(0)?;
+    file.rewind()?;
+    write!(file, "{}", std::process::id())?;
+    Ok(FolderLock { _file: file })
+}

@@ -34,8 +34,49 @@ struct Cli {
     command: Command,
 }
 
+/// `--arch` values: any string (rkbuild's own message names the known ones), with the known
+/// spellings offered to shell completion and help.
+#[derive(Clone)]
+struct ArchValue;
+
+impl clap::builder::TypedValueParser for ArchValue {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        _cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        Ok(value.to_string_lossy().into_owned())
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            rkbuild::arch::Arch::spellings()
+                .into_iter()
+                .map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Print a completion script for a shell: `rkbuild completions bash >
+    /// /etc/bash_completion.d/rkbuild` (zsh: a `_rkbuild` file on `$fpath`; fish:
+    /// `~/.config/fish/completions/rkbuild.fish`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print rkbuild's man page (roff), or with --dir write one page per command there
+    /// (rkbuild.1, rkbuild-build.1, ...).
+    Man {
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     /// Write include/generated/rustc_cfg, the rustc flag argfiles, rkbuild.mk and the target
     /// spec from .config and the detected toolchain.
     Config {
@@ -98,7 +139,7 @@ enum Command {
         #[arg(long = "config", value_name = "FILE", required = true)]
         configs: Vec<PathBuf>,
         /// An architecture (repeat for more; default: each configuration's own).
-        #[arg(long = "arch", value_name = "ARCH")]
+        #[arg(long = "arch", value_name = "ARCH", value_parser = ArchValue, hide_possible_values = true)]
         arches: Vec<String>,
         /// A compiler, `PATH` or `PATH=LIBRARY_SOURCE` (repeat for more; default: RUSTC).
         #[arg(long = "rustc", value_name = "RUSTC")]
@@ -195,7 +236,7 @@ enum Command {
 struct TargetArgs {
     /// Architecture (x86_64, x86, arm64, arm, riscv64, riscv32, powerpc64le, loongarch64, ...);
     /// default: from --config.
-    #[arg(long)]
+    #[arg(long, value_parser = ArchValue, hide_possible_values = true)]
     arch: Option<String>,
     /// The kernel configuration (.config or auto.conf).
     #[arg(long, value_name = "FILE")]
@@ -273,6 +314,10 @@ struct BuildArgs {
     /// formatted; .s: assembly; .ll: LLVM IR).
     #[arg(value_name = "TARGET")]
     targets: Vec<String>,
+    /// When another rkbuild is building the same object tree, fail at once instead of
+    /// waiting for it.
+    #[arg(long)]
+    no_wait: bool,
 }
 
 /// A REAPI URL, checked before anything is written.
@@ -297,6 +342,7 @@ impl BuildArgs {
             }),
             remote: self.remote,
             targets: self.targets,
+            no_wait: self.no_wait,
         }
     }
 }
@@ -315,7 +361,7 @@ struct TreeArgs {
     config: Option<PathBuf>,
     /// Architecture (x86_64, arm64, arm, riscv64, riscv32, powerpc64le, loongarch64, ...);
     /// default: from the configuration.
-    #[arg(long)]
+    #[arg(long, value_parser = ArchValue, hide_possible_values = true)]
     arch: Option<String>,
     /// Force the kernel vintage (2021, 6.12 or 7.3) instead of detecting it from the tree.
     #[arg(long, value_name = "VINTAGE")]
@@ -398,6 +444,26 @@ fn main() -> ExitCode {
 
 fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
     match cmd {
+        Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            let mut c = Cli::command();
+            clap_complete::generate(shell, &mut c, "rkbuild", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man { dir } => {
+            use clap::CommandFactory as _;
+            let c = Cli::command();
+            match dir {
+                None => clap_mangen::Man::new(c).render(&mut std::io::stdout())?,
+                Some(d) => {
+                    std::fs::create_dir_all(&d)?;
+                    clap_mangen::generate_to(c, &d).map_err(|e| {
+                        anyhow::anyhow!("cannot write the man pages in `{}`: {e}", d.display())
+                    })?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Config {
             tree,
             explain,

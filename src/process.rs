@@ -119,6 +119,7 @@ impl Process {
             } else {
                 Stdio::null()
             });
+        dies_with_parent(&mut c);
         let mut child = c
             .spawn()
             .with_context(|| format!("cannot run `{}`", self.program.to_string_lossy()))?;
@@ -179,6 +180,33 @@ impl Process {
         self.command().exec()
     }
 }
+
+/// A child that dies with this process: a killed rkbuild leaves no compiler behind still
+/// writing into the object tree (and racing the next build for rustc's temporary files).
+/// Linux's parent-death signal; the child runs on the thread that waits for it, so it is the
+/// process's end, not a thread's, that sends it.
+#[cfg(target_os = "linux")]
+fn dies_with_parent(c: &mut Command) {
+    use std::os::unix::process::CommandExt as _;
+    // SAFETY: getpid is async-signal-safe.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: prctl, getppid and _exit are async-signal-safe, as pre_exec requires.
+    unsafe {
+        c.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent may have died before the signal was set.
+            if libc::getppid() != parent {
+                libc::_exit(1);
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn dies_with_parent(_: &mut Command) {}
 
 /// Shell-style display, quoting words that need it (for `-v` and error messages).
 impl fmt::Display for Process {

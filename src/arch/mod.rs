@@ -194,6 +194,19 @@ impl Arch {
         &self.desc().bindgen_target
     }
 
+    /// Every spelling `--arch` takes (for completion and help), in the order lists show them.
+    pub fn spellings() -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = vec![];
+        for (_, d) in all() {
+            for a in d.aliases.iter().chain(&d.loose_aliases) {
+                if !out.contains(&a.as_str()) {
+                    out.push(a);
+                }
+            }
+        }
+        out
+    }
+
     /// Parses a `--arch` value. Kernel names that leave the width open (x86, riscv, powerpc)
     /// return the 64-bit variant; [`Arch::resolve`] refines them with the config.
     pub fn parse(s: &str) -> Result<Arch, ArchError> {

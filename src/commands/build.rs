@@ -39,6 +39,8 @@ pub struct BuildOpts {
     /// Build only these (and what they need): step outputs (`rust/kernel.o`) or single-file
     /// targets of a driver (`samples/rust/rust_minimal.rsi`, `.s`, `.ll`).
     pub targets: Vec<String>,
+    /// Fail at once when another rkbuild holds the object tree, instead of waiting.
+    pub no_wait: bool,
 }
 
 /// Where the bindgen C flags came from.
@@ -314,6 +316,8 @@ pub struct Prepared {
     pub sysroot: Option<PathBuf>,
     /// The library source the plan builds `core` from.
     pub lib_src: PathBuf,
+    /// The object tree's lock: one rkbuild writes a tree at a time.
+    pub lock: crate::fsutil::FolderLock,
 }
 
 /// Runs `config`, detects the tools and makes the plan.
@@ -326,6 +330,9 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     bc.tree.require_rust()?;
     std::fs::create_dir_all(&bc.tree.objtree)
         .with_context(|| format!("cannot create `{}`", bc.tree.objtree.display()))?;
+    let lock = crate::fsutil::lock_folder(&bc.tree.objtree, !opts.no_wait, |m| {
+        eprintln!("rkbuild: {m}")
+    })?;
 
     // rustc: what it is, and whether it is new enough for this tree.
     let rustc = bc.rustc()?;
@@ -466,6 +473,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         config: report,
         sysroot,
         lib_src,
+        lock,
     })
 }
 

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The step cache on Linux 6.12's Rust side (defconfig + Rust + samples, Debian's rustc 1.85):
+# `rkbuild build` cold into a fresh copy of one make-prepared object tree (its Rust outputs
+# removed) with an empty cache, against another fresh copy from the warm local cache alone and
+# from a REAPI server alone (BuildGrid on 127.0.0.1, an empty local cache: a second machine).
+# The make-prepared tree is the one tests/wrapper_kernel612.rs keeps ($RKBUILD_WRAP_612_PLAIN);
+# run that test once first. Measured in the same run.
+# Usage: benches/cache_612.sh [RUNS]   (default 3)
+set -euo pipefail
+RUNS=${1:-3}
+cd "$(dirname "$0")/.."
+source /var/cache/rkbuild-ci/env.sh
+cargo build --release --quiet
+RK=$PWD/target/release/rkbuild
+export RUSTC=$RKBUILD_TEST_RUSTC_185 RUST_LIB_SRC=$RKBUILD_TEST_LIB_185
+export BINDGEN=$RKBUILD_TEST_BINDGEN LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_PATH
+# The tree was configured with LLVM=1 and Debian's clang 14.
+export PATH=/usr/lib/llvm-14/bin:$PATH LLVM=1
+S=$RKBUILD_TEST_LINUX_612
+PLAIN=$RKBUILD_WRAP_612_PLAIN
+[ -f "$PLAIN/.rkbuild-test-stamp" ] || { echo "no make-prepared 6.12 tree at $PLAIN: run cargo test --test wrapper_kernel612 first" >&2; exit 1; }
+WORK=${WORK:-/tmp/rkbuild-bench-cache-612}
+rm -rf "$WORK" && mkdir -p "$WORK"
+# The base: make's C side, without any Rust output.
+cp -a "$PLAIN" "$WORK/base"
+rm -rf "$WORK/base/rust"
+find "$WORK/base/samples/rust" -name '*.o' -delete -o -name '.*.cmd' -delete
+source benches/buildgrid.sh   # starts BuildGrid: $REMOTE
+B=$WORK/base
+
+# The warm caches, filled once: the local one and the server.
+cp -a "$B" "$WORK/fill"
+$RK build -S "$S" -O "$WORK/fill" -j2 -q --cache-dir "$WORK/warm" --remote "$REMOTE"
+
+hyperfine --runs "$RUNS" --export-json "$WORK/cache.json" \
+    -n "cold (empty cache)" \
+    --prepare "rm -rf $WORK/a $WORK/empty && cp -a $B $WORK/a" \
+    "$RK build -S $S -O $WORK/a -j2 -q --cache-dir $WORK/empty" \
+    -n "another tree, warm cache" \
+    --prepare "rm -rf $WORK/b && cp -a $B $WORK/b" \
+    "$RK build -S $S -O $WORK/b -j2 -q --cache-dir $WORK/warm" \
+    -n "another machine, REAPI only" \
+    --prepare "rm -rf $WORK/r $WORK/r-local && cp -a $B $WORK/r" \
+    "$RK build -S $S -O $WORK/r -j2 -q --cache-dir $WORK/r-local --remote $REMOTE"
+
+python3 - "$WORK/cache.json" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+cold = r["cold (empty cache)"]["median"]
+print(f"cold:                   median {cold:.1f} s")
+for name in ["another tree, warm cache", "another machine, REAPI only"]:
+    m = r[name]["median"]
+    print(f"{name + ':':<23} median {m:.2f} s = {m / cold * 100:.1f}% of the cold wall (same run)")
+PY
