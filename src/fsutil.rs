@@ -137,23 +137,46 @@ mod tests {
     }
 }
 
-/// An exclusive lock on a folder (`DIR/.rkbuild.lock`, flock(2)), held until dropped. The kernel
-/// releases it when its process ends, however it ends: a killed build leaves no stale lock.
+/// An exclusive lock on a file (flock(2)), held until dropped. The kernel releases it when
+/// its process ends, however it ends: a killed build leaves no stale lock.
 #[derive(Debug)]
-pub struct FolderLock {
+pub struct FileLock {
     _file: std::fs::File,
 }
 
-/// Takes `dir`'s lock. When another process holds it: with `wait`, says so through `waiting`
-/// (once) and waits; without, fails naming the holder.
+/// A folder's lock (`DIR/.rkbuild.lock`).
+pub type FolderLock = FileLock;
+
+/// Takes `dir`'s lock (see [`lock_file`]).
 pub fn lock_folder(
     dir: &Path,
     wait: bool,
     waiting: impl FnOnce(&str),
 ) -> anyhow::Result<FolderLock> {
+    lock_file(&dir.join(".rkbuild.lock"), wait, |holder| {
+        waiting(&format!("`{}` is in use by {holder}; waiting for it", dir.display()))
+    })
+    .map_err(|e| match e.downcast::<Busy>() {
+        Ok(Busy(holder)) => anyhow::anyhow!(
+            "`{}` is in use by {holder}\n  fix: wait for it to finish, or leave out --no-wait to wait",
+            dir.display()
+        ),
+        Err(e) => e,
+    })
+}
+
+/// Another process holds a lock (`another rkbuild (pid N)`).
+#[derive(Debug, thiserror::Error)]
+#[error("in use by {0}")]
+pub struct Busy(pub String);
+
+/// Takes the lock of `path` (made when missing), writing this process's pid in it. When
+/// another process holds it: with `wait`, tells `waiting` who (once) and waits; without,
+/// fails with [`Busy`].
+pub fn lock_file(path: &Path, wait: bool, waiting: impl FnOnce(&str)) -> anyhow::Result<FileLock> {
     use std::io::{Read as _, Seek as _, Write as _};
     use std::os::fd::AsRawFd as _;
-    let path = dir.join(".rkbuild.lock");
+    let path = path.to_path_buf();
     let mut file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -176,11 +199,10 @@ pub fn lock_folder(
         } else {
             format!("another rkbuild (pid {holder})")
         };
-        let msg = format!("`{}` is in use by {who}", dir.display());
         if !wait {
-            anyhow::bail!("{msg}\n  fix: wait for it to finish, or leave out --no-wait to wait");
+            return Err(Busy(who).into());
         }
-        waiting(&format!("{msg}; waiting for it"));
+        waiting(&who);
         // SAFETY: as above; blocks until the holder is done.
         if unsafe { libc::flock(fd, libc::LOCK_EX) } != 0 {
             return Err(std::io::Error::last_os_error())
@@ -190,5 +212,5 @@ pub fn lock_folder(
     file.set_len(0)?;
     file.rewind()?;
     write!(file, "{}", std::process::id())?;
-    Ok(FolderLock { _file: file })
+    Ok(FileLock { _file: file })
 }

@@ -49,34 +49,58 @@ fn a_matrix_shares_the_cache_and_survives_a_failing_cell() {
         "CONFIG_RUST=y\nCONFIG_64BIT=y\nthis is not a .config line\n",
     )
     .unwrap();
+    // x86_64 with one driver's symbol changed: it shares every step but that driver's.
+    let loud = bad_dir.path().join("x86_64-loud.config");
+    std::fs::write(
+        &loud,
+        common::read(&x86).replace(
+            "# CONFIG_MINI_HELLO_LOUD is not set",
+            "CONFIG_MINI_HELLO_LOUD=y",
+        ),
+    )
+    .unwrap();
     let cache = tempfile::tempdir().unwrap();
 
     let a = tempfile::tempdir().unwrap();
-    let (ok, r) = matrix(a.path(), cache.path(), &[&x86, &arm, &bad]);
+    let (ok, r) = matrix(a.path(), cache.path(), &[&x86, &loud, &arm, &bad]);
     let first_ms = r["wall_ms"].clone();
     assert!(!ok, "a failed cell must fail the command");
     let cells = r["cells"].as_array().unwrap();
-    assert_eq!(cells.len(), 3);
-    for c in &cells[..2] {
+    assert_eq!(cells.len(), 4);
+    for c in &cells[..3] {
         assert_eq!(c["ok"], true, "{c}");
-        assert!(c["compiled"].as_u64().unwrap() >= 10, "{c}");
     }
-    assert_eq!(cells[2]["ok"], false);
+    assert!(cells[2]["compiled"].as_u64().unwrap() >= 10, "{}", cells[2]);
+    // x86_64 and its variant were built at the same time: whichever came second waited for
+    // each shared step and took it from the cache, compiling its own driver only.
+    let mut compiled: Vec<u64> = cells[..2]
+        .iter()
+        .map(|c| c["compiled"].as_u64().unwrap())
+        .collect();
+    compiled.sort();
     assert!(
-        cells[2]["error"]
+        compiled[0] == 1 && compiled[1] >= 10,
+        "{} {}",
+        cells[0],
+        cells[1]
+    );
+    assert_eq!(cells[3]["ok"], false);
+    assert!(
+        cells[3]["error"]
             .as_str()
             .unwrap()
             .contains("broken.config"),
         "the failed cell's error names its file: {}",
-        cells[2]
+        cells[3]
     );
     assert!(a.path().join("matrix.json").is_file());
     assert!(a.path().join("x86_64/rust/kernel.o").is_file());
     assert!(a.path().join("arm64/rust/kernel.o").is_file());
 
-    // Another root, the same two configurations: nothing is compiled.
+    // Another root, the same three configurations: nothing is compiled (the variant's
+    // shared steps are the same outputs as x86_64's, so its driver's key matches too).
     let b = tempfile::tempdir().unwrap();
-    let (ok, r) = matrix(b.path(), cache.path(), &[&x86, &arm]);
+    let (ok, r) = matrix(b.path(), cache.path(), &[&x86, &loud, &arm]);
     assert!(ok, "{r}");
     for c in r["cells"].as_array().unwrap() {
         assert_eq!(c["compiled"], 0, "{c}");

@@ -32,6 +32,27 @@ pub fn normalize(text: &str, objtree: &str) -> String {
     text.replace(objtree, "$O")
 }
 
+/// [`normalize`] on bytes (a crate's metadata, a proc macro): the object tree's path as `$O`.
+pub fn normalize_bytes<'a>(bytes: &'a [u8], objtree: &str) -> std::borrow::Cow<'a, [u8]> {
+    if objtree.is_empty() || objtree == "/" {
+        return bytes.into();
+    }
+    let finder = memchr::memmem::Finder::new(objtree.as_bytes());
+    let mut hits = finder.find_iter(bytes).peekable();
+    if hits.peek().is_none() {
+        return bytes.into();
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut last = 0;
+    for at in hits {
+        out.extend_from_slice(&bytes[last..at]);
+        out.extend_from_slice(b"$O");
+        last = at + objtree.len();
+    }
+    out.extend_from_slice(&bytes[last..]);
+    out.into()
+}
+
 /// The inverse of [`normalize`] for one tree.
 pub fn denormalize(text: &str, objtree: &str) -> String {
     text.replace("$O", objtree)
@@ -70,6 +91,19 @@ mod tests {
 
     fn inputs(d: &str) -> Vec<(String, String)> {
         vec![("$O/rust/libcore.rmeta".into(), d.into())]
+    }
+
+    #[test]
+    fn bytes_are_normalized_like_text() {
+        let b = b"\x00lib at /tmp/o/rust/x.rs and /tmp/o/y\xff";
+        assert_eq!(
+            &normalize_bytes(b, "/tmp/o")[..],
+            b"\x00lib at $O/rust/x.rs and $O/y\xff"
+        );
+        assert!(matches!(
+            normalize_bytes(b"nothing", "/tmp/o"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

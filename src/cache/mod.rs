@@ -41,6 +41,11 @@ pub struct OutputFile {
     pub digest: String,
     #[serde(default)]
     pub normalized: bool,
+    /// For an output that names its object tree (a crate's metadata, a proc macro): its
+    /// digest with that path written `$O`, which is how the keys of the steps using it count
+    /// it (its bytes cannot be rewritten: the path's length is part of the format).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_digest: Option<String>,
 }
 
 /// The store.
@@ -171,6 +176,7 @@ impl Cache {
                 path: f.path.clone(),
                 digest: d.hash.clone(),
                 normalized: remote::is_normalized(f),
+                key_digest: remote::key_digest(f),
             });
         }
         let got = ActionResult {
@@ -237,6 +243,7 @@ impl Cache {
                     &f.path,
                     remote::digest_of(&bytes),
                     f.normalized,
+                    f.key_digest.as_deref(),
                 ));
                 blobs.push(bytes);
             }
@@ -304,7 +311,7 @@ impl Cache {
             let remote = self.remote_lists(command_key);
             if remote.first() != Some(&list) {
                 let json = serde_json::to_vec(&add(remote))?;
-                let file = remote::output_file("lists.json", remote::digest_of(&json), false);
+                let file = remote::output_file("lists.json", remote::digest_of(&json), false, None);
                 if rem.upload(vec![json], &self.refused()) {
                     rem.put("lists", command_key, remote::re_result(vec![file], b""));
                 }
@@ -363,6 +370,7 @@ mod tests {
                 path: "rust/core.o".into(),
                 digest: dg.clone(),
                 normalized: false,
+                key_digest: None,
             }],
             log: "warning: x\n".into(),
         };

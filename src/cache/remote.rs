@@ -25,6 +25,8 @@ const BATCH_BYTES: usize = 2 << 20;
 const CHUNK: usize = 1 << 20;
 /// The node property that marks an output stored with the object tree's path written `$O`.
 const NORMALIZED: &str = "rkbuild.normalized";
+/// The node property that carries an output's digest as keys count it.
+const KEY_DIGEST: &str = "rkbuild.key_digest";
 
 /// A REAPI endpoint: `grpc://host:port[/instance]` (`http://` is the same; no TLS yet).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -643,20 +645,45 @@ pub fn input_root(files: &[RootFile]) -> (re::Digest, Vec<Vec<u8>>) {
     (digest, out)
 }
 
-/// An output as REAPI holds it.
-pub fn output_file(path: &str, bytes_digest: re::Digest, normalized: bool) -> re::OutputFile {
+/// An output as REAPI holds it; rkbuild's own facts about it are node properties.
+pub fn output_file(
+    path: &str,
+    bytes_digest: re::Digest,
+    normalized: bool,
+    key_digest: Option<&str>,
+) -> re::OutputFile {
+    let mut properties = vec![];
+    if normalized {
+        properties.push(re::NodeProperty {
+            name: NORMALIZED.into(),
+            value: "true".into(),
+        });
+    }
+    if let Some(k) = key_digest {
+        properties.push(re::NodeProperty {
+            name: KEY_DIGEST.into(),
+            value: k.into(),
+        });
+    }
     re::OutputFile {
         path: path.to_string(),
         digest: Some(bytes_digest),
-        node_properties: normalized.then(|| re::NodeProperties {
-            properties: vec![re::NodeProperty {
-                name: NORMALIZED.into(),
-                value: "true".into(),
-            }],
+        node_properties: (!properties.is_empty()).then(|| re::NodeProperties {
+            properties,
             ..Default::default()
         }),
         ..Default::default()
     }
+}
+
+/// The digest keys count an output by (see [`super::OutputFile::key_digest`]).
+pub fn key_digest(f: &re::OutputFile) -> Option<String> {
+    f.node_properties
+        .as_ref()?
+        .properties
+        .iter()
+        .find(|p| p.name == KEY_DIGEST)
+        .map(|p| p.value.clone())
 }
 
 /// An ActionResult of outputs and what the tools printed.

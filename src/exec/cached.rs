@@ -68,13 +68,26 @@ impl Action {
     }
 }
 
-/// File digests already taken in this process, by path, size and modification time: a
-/// crate's metadata (`libcore.rmeta` is 50 MB) is an input of every later step.
+/// File digests already taken in this process, by path, size and modification time (and
+/// whether the object tree's path was normalized first): a crate's metadata (`libcore.rmeta`
+/// is 50 MB) is an input of every later step.
 type Stat = (PathBuf, u64, SystemTime);
 
-fn digests() -> &'static Mutex<HashMap<Stat, String>> {
-    static D: OnceLock<Mutex<HashMap<Stat, String>>> = OnceLock::new();
+fn digests() -> &'static Mutex<HashMap<(Stat, bool), String>> {
+    static D: OnceLock<Mutex<HashMap<(Stat, bool), String>>> = OnceLock::new();
     D.get_or_init(Default::default)
+}
+
+/// Whether an input names the object tree it was built in: a crate's metadata records the
+/// paths of the generated files it includes through `OBJTREE`, a proc macro its build folder.
+/// Its digest is taken with that path written `$O`, so two trees that built the same crate at
+/// once (a matrix, two machines) agree on the keys of everything that uses it.
+fn names_its_tree(path: &Path, objtree: &str) -> bool {
+    !objtree.is_empty()
+        && path.starts_with(objtree)
+        && path
+            .extension()
+            .is_some_and(|e| e == "rmeta" || e == "rlib" || e == "so")
 }
 
 fn stat(path: &Path) -> Option<Stat> {
@@ -82,15 +95,22 @@ fn stat(path: &Path) -> Option<Stat> {
     Some((path.to_path_buf(), m.len(), m.modified().ok()?))
 }
 
-/// The digest of a file's bytes (and the bytes, when they had to be read).
-fn file_digest(path: &Path) -> Option<(String, Option<Vec<u8>>)> {
+/// The digest of a file's bytes, as a key counts them (see [`names_its_tree`]), and the
+/// bytes, when they had to be read.
+fn file_digest(path: &Path, objtree: &str) -> Option<(String, Option<Vec<u8>>)> {
     let st = stat(path)?;
-    if let Some(d) = digests().lock().ok()?.get(&st) {
+    let norm = names_its_tree(path, objtree);
+    let memo = (st, norm);
+    if let Some(d) = digests().lock().ok()?.get(&memo) {
         return Some((d.clone(), None));
     }
     let bytes = std::fs::read(path).ok()?;
-    let d = key::digest(&bytes);
-    digests().lock().ok()?.insert(st, d.clone());
+    let d = if norm {
+        key::digest(&key::normalize_bytes(&bytes, objtree))
+    } else {
+        key::digest(&bytes)
+    };
+    digests().lock().ok()?.insert(memo, d.clone());
     Some((d, Some(bytes)))
 }
 
@@ -113,7 +133,7 @@ fn command_key_of(a: &Action) -> Option<String> {
         if counts_through_symbols(p) {
             continue;
         }
-        let (d, _) = file_digest(&a.resolve(p))?;
+        let (d, _) = file_digest(&a.resolve(p), &o)?;
         declared.push((shown(p, &o), d));
     }
     // Debug info names the object tree: then the tree is part of what the outputs depend on.
@@ -138,7 +158,7 @@ fn action_key_of(a: &Action, ck: &str, list: &[String], cfg: &DotConfig) -> Opti
     let mut syms = BTreeSet::new();
     for p in list {
         let path = a.resolve(&key::denormalize(p, &o));
-        let (d, bytes) = file_digest(&path)?;
+        let (d, bytes) = file_digest(&path, &o)?;
         if p.ends_with(".rs") || p.ends_with(".h") || p.ends_with(".c") {
             let text = match bytes {
                 Some(b) => String::from_utf8_lossy(&b).into_owned(),
@@ -170,6 +190,21 @@ fn written(a: &Action) -> Vec<(String, bool)> {
         out.push((d.clone(), true));
     }
     out
+}
+
+/// Waits until no other process makes the same step (the same command key) and holds that
+/// until dropped; `None` when the cache cannot lock (the step is simply built).
+pub fn in_flight(
+    cache: &Cache,
+    plan: &Plan,
+    step: &Step,
+    cfg: &DotConfig,
+) -> Option<crate::fsutil::FileLock> {
+    let a = Action::of_step(plan, step, cfg)?;
+    let ck = command_key_of(&a)?;
+    let dir = cache.dir().join("flight");
+    std::fs::create_dir_all(&dir).ok()?;
+    crate::fsutil::lock_file(&dir.join(format!("{ck}.lock")), true, |_| {}).ok()
 }
 
 /// Restores an action from the cache; `Some(log)` on a hit (the outputs are in place).
@@ -207,7 +242,11 @@ pub fn restore(cache: &Cache, a: &Action, cfg: &DotConfig) -> anyhow::Result<Opt
             write_fresh(&path, &bytes)?;
             // Later steps read it: its digest is known.
             if let (false, Some(st), Ok(mut m)) = (f.normalized, stat(&path), digests().lock()) {
-                m.insert(st, f.digest.clone());
+                m.insert((st.clone(), false), f.digest.clone());
+                // As the tree that made it counted it: its bytes name that tree, not this one.
+                if let Some(k) = &f.key_digest {
+                    m.insert((st, true), k.clone());
+                }
             }
         }
         return Ok(Some(r.log));
@@ -256,10 +295,14 @@ pub fn store(cache: &Cache, a: &Action, cfg: &DotConfig, log: &str) -> anyhow::R
         } else {
             bytes
         };
+        let path = a.resolve(&p);
+        let key_digest =
+            names_its_tree(&path, &o).then(|| key::digest(&key::normalize_bytes(&bytes, &o)));
         outputs.push(OutputFile {
             path: shown(&p, &o),
             digest: cache.put_blob(&bytes)?,
             normalized: text,
+            key_digest,
         });
     }
     cache.put_action(

@@ -90,6 +90,9 @@ struct Finished {
     index: usize,
     result: anyhow::Result<String>,
     duration: Duration,
+    /// Another build made the same step while this one waited for it (see
+    /// [`cached::in_flight`]): its outputs came from the cache.
+    from_cache: bool,
 }
 
 /// The identity of a step's command: the command line and its post-steps, with the objcopy
@@ -426,6 +429,21 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             scope.spawn(move || {
                 let t = Instant::now();
                 let step = &plan.steps[i];
+                // One build at a time makes a step (another object tree, another cell of a
+                // matrix): whoever waited takes it from the cache, so every tree gets the same
+                // outputs, and so the same keys downstream.
+                let _flight = cache.and_then(|c| cached::in_flight(c, plan, step, cfg));
+                if let Some(c) = cache.filter(|_| _flight.is_some()) {
+                    if let Ok(Some(log)) = restore_from(c, plan, step, cfg) {
+                        let _ = tx.send(Finished {
+                            index: i,
+                            result: Ok(log),
+                            duration: t.elapsed(),
+                            from_cache: true,
+                        });
+                        return;
+                    }
+                }
                 let result = run_step(plan, step, &objcopy, cfg).map(|mut log| {
                     // A cache that cannot take the outputs never fails the build.
                     let action =
@@ -441,6 +459,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                     index: i,
                     result,
                     duration: t.elapsed(),
+                    from_cache: false,
                 });
             });
         }
@@ -464,12 +483,22 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         };
         match f.result {
             Ok(log) => {
-                out.say(Message::Built {
-                    step: step_ref,
-                    why: &report.why,
-                    duration_ms: report.duration_ms,
-                    output: &log,
-                });
+                if f.from_cache {
+                    report.status = Status::Cached;
+                    out.say(Message::Cached {
+                        id: &step.id,
+                        tag: &step.tag,
+                        why: &report.why,
+                        output: &log,
+                    });
+                } else {
+                    out.say(Message::Built {
+                        step: step_ref,
+                        why: &report.why,
+                        duration_ms: report.duration_ms,
+                        output: &log,
+                    });
+                }
                 for &u in &users[f.index] {
                     dep_rebuilt[u] = true;
                     waiting[u] -= 1;
