@@ -28,27 +28,4 @@ find "$WORK/base/samples/rust" -name '*.o' -delete -o -name '.*.cmd' -delete
 source benches/buildgrid.sh   # starts BuildGrid: $REMOTE
 B=$WORK/base
 
-# The warm caches, filled once: the local one and the server.
-cp -a "$B" "$WORK/fill"
-$RK build -S "$S" -O "$WORK/fill" -j2 -q --cache-dir "$WORK/warm" --remote "$REMOTE"
-
-hyperfine --runs "$RUNS" --export-json "$WORK/cache.json" \
-    -n "cold (empty cache)" \
-    --prepare "rm -rf $WORK/a $WORK/empty && cp -a $B $WORK/a" \
-    "$RK build -S $S -O $WORK/a -j2 -q --cache-dir $WORK/empty" \
-    -n "another tree, warm cache" \
-    --prepare "rm -rf $WORK/b && cp -a $B $WORK/b" \
-    "$RK build -S $S -O $WORK/b -j2 -q --cache-dir $WORK/warm" \
-    -n "another machine, REAPI only" \
-    --prepare "rm -rf $WORK/r $WORK/r-local && cp -a $B $WORK/r" \
-    "$RK build -S $S -O $WORK/r -j2 -q --cache-dir $WORK/r-local --remote $REMOTE"
-
-python3 - "$WORK/cache.json" <<'PY'
-import json, sys
-r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-cold = r["cold (empty cache)"]["median"]
-print(f"cold:                   median {cold:.1f} s")
-for name in ["another tree, warm cache", "another machine, REAPI only"]:
-    m = r[name]["median"]
-    print(f"{name + ':':<23} median {m:.2f} s = {m / cold * 100:.1f}% of the cold wall (same run)")
-PY
+cache_runs "$RUNS" "$B" -S "$S"

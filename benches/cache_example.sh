@@ -19,29 +19,7 @@ WORK=${WORK:-/tmp/rkbuild-bench-cache-example}
 rm -rf "$WORK" && mkdir -p "$WORK"
 source benches/buildgrid.sh   # starts BuildGrid: $REMOTE
 
-# The warm caches, filled once: the local one and the server.
-$RK build -S "$S" -O "$WORK/fill" --config "$CFG" -j2 -q --cache-dir "$WORK/warm" --remote "$REMOTE"
-
-hyperfine --runs "$RUNS" --export-json "$WORK/cache.json" \
-    -n "cold (empty cache)" \
-    --prepare "rm -rf $WORK/a $WORK/empty" \
-    "$RK build -S $S -O $WORK/a --config $CFG -j2 -q --cache-dir $WORK/empty" \
-    -n "another tree, warm cache" \
-    --prepare "rm -rf $WORK/b" \
-    "$RK build -S $S -O $WORK/b --config $CFG -j2 -q --cache-dir $WORK/warm" \
-    -n "another machine, REAPI only" \
-    --prepare "rm -rf $WORK/r $WORK/r-local" \
-    "$RK build -S $S -O $WORK/r --config $CFG -j2 -q --cache-dir $WORK/r-local --remote $REMOTE"
-
-python3 - "$WORK/cache.json" <<'PY'
-import json, sys
-r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-cold = r["cold (empty cache)"]["median"]
-print(f"cold:                   median {cold:.1f} s")
-for name in ["another tree, warm cache", "another machine, REAPI only"]:
-    m = r[name]["median"]
-    print(f"{name + ':':<23} median {m:.2f} s = {m / cold * 100:.1f}% of the cold wall (same run)")
-PY
+cache_runs "$RUNS" "" -S "$S" --config "$CFG"
 
 # 2 configurations x 2 architectures: each arch's example configuration, and the same with
 # one driver's symbol changed.

@@ -74,10 +74,6 @@ impl Env {
                 self.rustc_dir.join("rustdoc").display()
             ))
             .arg(format!("BINDGEN={}", self.bindgen))
-            .arg(format!(
-                "RUSTFMT={}",
-                self.rustc_dir.join("rustfmt").display()
-            ))
             .arg(format!("RUST_LIB_SRC={}", self.lib))
             .env("LIBCLANG_PATH", &self.libclang);
         if let Some(l) = self.llvm {
@@ -95,6 +91,17 @@ impl Env {
             c.env_remove(k);
         }
         c
+    }
+
+    /// The rustfmt that formats a `.rsi` target, named to make as to rkbuild. Only there:
+    /// bindgen formats with `RUSTFMT` too, and the main builds leave it as it is.
+    fn rustfmt_for(&self, c: &mut Command, target: &str) {
+        if target.ends_with(".rsi") {
+            c.arg(format!(
+                "RUSTFMT={}",
+                self.rustc_dir.join("rustfmt").display()
+            ));
+        }
     }
 
     /// What the reference depends on besides the recipe.
@@ -151,6 +158,7 @@ fn reference(env: &Env, name: &str, config: &str, drivers: &[String], extra: &[S
         for t in extra.iter().filter(|t| !dir.join(t).is_file()) {
             let mut c = env.make(&dir, arch);
             c.arg(t);
+            env.rustfmt_for(&mut c, t);
             common::run_timed(c, &format!("make {t} (reference)"));
         }
         return dir;
@@ -171,6 +179,7 @@ fn reference(env: &Env, name: &str, config: &str, drivers: &[String], extra: &[S
     {
         let mut c = env.make(&dir, arch);
         c.arg(t);
+        env.rustfmt_for(&mut c, t);
         common::run_timed(c, &format!("make {t} (reference)"));
     }
     std::fs::write(&stamp_file, stamp).unwrap();
@@ -178,12 +187,17 @@ fn reference(env: &Env, name: &str, config: &str, drivers: &[String], extra: &[S
 }
 
 fn rkbuild(env: &Env, args: &[&str]) -> String {
+    rkbuild_with(env, args, &[])
+}
+
+/// [`rkbuild`] with more environment. (bindgen formats its output with `RUSTFMT` too: the
+/// main builds leave it as make's reference had it.)
+fn rkbuild_with(env: &Env, args: &[&str], extra: &[(&str, &Path)]) -> String {
     let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
     c.args(args)
         .env("RUSTC", env.rustc())
         .env("RUST_LIB_SRC", &env.lib)
         .env("BINDGEN", &env.bindgen)
-        .env("RUSTFMT", env.rustc_dir.join("rustfmt"))
         .env("LIBCLANG_PATH", &env.libclang)
         .env("NO_COLOR", "1");
     match env.llvm {
@@ -192,6 +206,9 @@ fn rkbuild(env: &Env, args: &[&str]) -> String {
     };
     for k in common::RKBUILD_ENV_UNSET {
         c.env_remove(k);
+    }
+    for (k, v) in extra {
+        c.env(k, v);
     }
     let t = Instant::now();
     let o = c.output().unwrap();
@@ -435,7 +452,8 @@ fn single_targets(env: &Env, name: &str, config: &str, drivers: &[String], obj: 
     let mut args = vec!["build", "-S", &src, "-O", &o];
     args.extend(singles.iter().map(String::as_str));
     let t = Instant::now();
-    rkbuild(env, &args);
+    let rustfmt = env.rustc_dir.join("rustfmt");
+    rkbuild_with(env, &args, &[("RUSTFMT", &rustfmt)]);
     let ours_s = t.elapsed().as_secs_f64();
     for f in &singles {
         assert!(

@@ -374,6 +374,8 @@ fn plan_writes_only_what_config_writes() {
         written,
         [
             ".rkbuild-tools.json",
+            // The object tree's lock (one rkbuild writes a tree at a time).
+            ".rkbuild.lock",
             "include/generated/rustc_cfg",
             "include/generated/rustc_flags",
             "include/generated/rustc_flags_kernel",

@@ -33,6 +33,10 @@ pub struct Action {
     pub outputs: Vec<String>,
     /// Whether its outputs name the object tree beyond what `$O` covers (debug info).
     pub names_workdir: bool,
+    /// Whether inputs that name their tree are counted with it as `$O`, restored ones as their
+    /// maker counted them ([`names_its_tree`]). That needs one process across steps (the
+    /// digests of restored files live in its memory): `rkbuild build`, not the wrapper.
+    pub tree_paths_as_o: bool,
 }
 
 impl Action {
@@ -54,6 +58,7 @@ impl Action {
             depfile: step.depfile.clone(),
             outputs: step.outputs.clone(),
             names_workdir: cfg.enabled("DEBUG_INFO"),
+            tree_paths_as_o: true,
         })
     }
 
@@ -65,6 +70,15 @@ impl Action {
 
     fn resolve(&self, p: &str) -> PathBuf {
         fingerprint::resolve(&self.workdir, p)
+    }
+
+    /// The tree whose path [`file_digest`] writes `$O` in inputs (none: raw bytes).
+    fn tree_for_digests(&self) -> String {
+        if self.tree_paths_as_o {
+            self.workdir_text()
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -133,7 +147,7 @@ fn command_key_of(a: &Action) -> Option<String> {
         if counts_through_symbols(p) {
             continue;
         }
-        let (d, _) = file_digest(&a.resolve(p), &o)?;
+        let (d, _) = file_digest(&a.resolve(p), &a.tree_for_digests())?;
         declared.push((shown(p, &o), d));
     }
     // Debug info names the object tree: then the tree is part of what the outputs depend on.
@@ -158,7 +172,7 @@ fn action_key_of(a: &Action, ck: &str, list: &[String], cfg: &DotConfig) -> Opti
     let mut syms = BTreeSet::new();
     for p in list {
         let path = a.resolve(&key::denormalize(p, &o));
-        let (d, bytes) = file_digest(&path, &o)?;
+        let (d, bytes) = file_digest(&path, &a.tree_for_digests())?;
         if p.ends_with(".rs") || p.ends_with(".h") || p.ends_with(".c") {
             let text = match bytes {
                 Some(b) => String::from_utf8_lossy(&b).into_owned(),
@@ -296,8 +310,9 @@ pub fn store(cache: &Cache, a: &Action, cfg: &DotConfig, log: &str) -> anyhow::R
             bytes
         };
         let path = a.resolve(&p);
+        let tree = a.tree_for_digests();
         let key_digest =
-            names_its_tree(&path, &o).then(|| key::digest(&key::normalize_bytes(&bytes, &o)));
+            names_its_tree(&path, &tree).then(|| key::digest(&key::normalize_bytes(&bytes, &tree)));
         outputs.push(OutputFile {
             path: shown(&p, &o),
             digest: cache.put_blob(&bytes)?,

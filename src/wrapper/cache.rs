@@ -130,6 +130,8 @@ pub fn call(dir: &Path, args: &[String], parsed: &CrateArgs, program: &Path) -> 
             depfile: Some(depfile),
             outputs,
             names_workdir,
+            // Each compile is its own process: restored files are counted by their bytes.
+            tree_paths_as_o: false,
         },
         cfg,
         cache,
