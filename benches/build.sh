@@ -10,13 +10,7 @@
 #     produced objects with the same defined symbols.
 # Usage: benches/build.sh [--skip-612]
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source /var/cache/rkbuild-ci/env.sh
-# rkbuild itself is built with the default toolchain, before RUSTC names the kernel's rustc.
-cargo build --release --quiet
-RK=$PWD/target/release/rkbuild
-export RUSTC=$RKBUILD_TEST_RUSTC_185 RUST_LIB_SRC=$RKBUILD_TEST_LIB_185
-export BINDGEN=$RKBUILD_TEST_BINDGEN LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_PATH
+source "$(dirname "$0")/setup-185.sh"
 WORK=${WORK:-/tmp/rkbuild-bench-build}
 mkdir -p "$WORK"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

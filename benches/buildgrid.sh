@@ -3,30 +3,7 @@
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 BG=$WORK/bgd-$PORT
 mkdir -p "$BG"
-cat > "$BG/config.yml" <<YML
-server:
-  - !channel
-    address: "127.0.0.1:$PORT"
-    insecure-mode: true
-storages:
-  - !disk-storage &cas
-    path: $BG/storage
-caches:
-  - !lru-action-cache &ac
-    storage: *cas
-    max-cached-refs: 100000
-    allow-updates: true
-    cache-failed-actions: false
-instances:
-  - name: ""
-    services:
-      - !action-cache
-        cache: *ac
-      - !cas
-        storage: *cas
-      - !bytestream
-        storage: *cas
-YML
+sed -e "s|@PORT@|$PORT|" -e "s|@STORAGE@|$BG/storage|" tests/fixtures/buildgrid.yml > "$BG/config.yml"
 "$RKBUILD_TEST_BGD" server start "$BG/config.yml" >"$BG/log" 2>&1 &
 BGD_PIDS="${BGD_PIDS:-} $!"
 trap 'kill $BGD_PIDS 2>/dev/null || true' EXIT

@@ -8,12 +8,7 @@
 # Usage: benches/cache_612.sh [RUNS]   (default 3)
 set -euo pipefail
 RUNS=${1:-3}
-cd "$(dirname "$0")/.."
-source /var/cache/rkbuild-ci/env.sh
-cargo build --release --quiet
-RK=$PWD/target/release/rkbuild
-export RUSTC=$RKBUILD_TEST_RUSTC_185 RUST_LIB_SRC=$RKBUILD_TEST_LIB_185
-export BINDGEN=$RKBUILD_TEST_BINDGEN LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_PATH
+source "$(dirname "$0")/setup-185.sh"
 # The tree was configured with LLVM=1 and Debian's clang 14.
 export PATH=/usr/lib/llvm-14/bin:$PATH LLVM=1
 S=$RKBUILD_TEST_LINUX_612

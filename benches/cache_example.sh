@@ -7,12 +7,7 @@
 # Usage: benches/cache_example.sh [RUNS]   (default 5)
 set -euo pipefail
 RUNS=${1:-5}
-cd "$(dirname "$0")/.."
-source /var/cache/rkbuild-ci/env.sh
-cargo build --release --quiet
-RK=$PWD/target/release/rkbuild
-export RUSTC=$RKBUILD_TEST_RUSTC_185 RUST_LIB_SRC=$RKBUILD_TEST_LIB_185
-export BINDGEN=$RKBUILD_TEST_BINDGEN LIBCLANG_PATH=$RKBUILD_TEST_LIBCLANG_PATH
+source "$(dirname "$0")/setup-185.sh"
 S=$PWD/examples/minikernel
 CFG=$S/configs/x86_64.config
 WORK=${WORK:-/tmp/rkbuild-bench-cache-example}

@@ -35,32 +35,12 @@ pub fn start_buildgrid() -> Server {
     let dir = tempfile::tempdir().unwrap();
     let storage = dir.path().join("storage");
     let port = free_port();
-    let config = format!(
-        r#"server:
-  - !channel
-    address: "127.0.0.1:{port}"
-    insecure-mode: true
-storages:
-  - !disk-storage &cas
-    path: {storage}
-caches:
-  - !lru-action-cache &ac
-    storage: *cas
-    max-cached-refs: 100000
-    allow-updates: true
-    cache-failed-actions: false
-instances:
-  - name: ""
-    services:
-      - !action-cache
-        cache: *ac
-      - !cas
-        storage: *cas
-      - !bytestream
-        storage: *cas
-"#,
-        storage = storage.display()
-    );
+    let config = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/buildgrid.yml"),
+    )
+    .unwrap()
+    .replace("@PORT@", &port.to_string())
+    .replace("@STORAGE@", &storage.display().to_string());
     let cfg = dir.path().join("bgd.yml");
     std::fs::write(&cfg, config).unwrap();
     let log = std::fs::File::create(dir.path().join("bgd.log")).unwrap();
