@@ -172,14 +172,12 @@ impl MacroEnv {
     }
 }
 
-/// A 64-bit FNV-1a hash, stable across runs and Rust versions (for cache file names).
-pub fn fnv(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in s.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
+/// A short name for a cache file: the first 16 hex digits of the SHA-256 of `s`, stable
+/// across runs and Rust versions.
+pub fn file_key(s: &str) -> String {
+    let mut d = crate::cache::key::digest(s.as_bytes());
+    d.truncate(16);
+    d
 }
 
 /// Where probe results are cached: `$RKBUILD_CACHE_DIR`, else `$XDG_CACHE_HOME/rkbuild`, else
@@ -226,7 +224,7 @@ impl Expander {
         let cache_file = use_cache
             .then(cache_dir)
             .flatten()
-            .map(|d| d.join(format!("kconfig-probes-{:016x}.json", fnv(&env.identity()))));
+            .map(|d| d.join(format!("kconfig-probes-{}.json", file_key(&env.identity()))));
         let cache: HashMap<String, Probe> = cache_file
             .as_ref()
             .and_then(|f| std::fs::read(f).ok())

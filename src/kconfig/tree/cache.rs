@@ -48,8 +48,8 @@ pub(super) fn file(srctree: &Path, root: &str, srcarch: &str) -> Option<PathBuf>
     );
     crate::kconfig::macros::cache_dir().map(|d| {
         d.join(format!(
-            "kconfig-tree-{:016x}.json",
-            crate::kconfig::macros::fnv(&key)
+            "kconfig-tree-{}.json",
+            crate::kconfig::macros::file_key(&key)
         ))
     })
 }
