@@ -283,16 +283,20 @@ impl Cache {
             .unwrap_or_default()
     }
 
-    /// The input lists stored for a command key, newest first (the local ones, then any
-    /// other the remote has).
-    pub fn lists(&self, command_key: &str) -> Vec<Vec<String>> {
-        let mut lists = self.local_lists(command_key);
-        for l in self.remote_lists(command_key) {
-            if !lists.contains(&l) {
-                lists.push(l);
-            }
-        }
-        lists
+    /// The input lists stored for a command key, newest first: the local ones, then any other
+    /// the remote has, asked for only when the local ones are used up (a local hit costs no
+    /// round trip).
+    pub fn lists<'a>(&'a self, command_key: &'a str) -> impl Iterator<Item = Vec<String>> + 'a {
+        let local = self.local_lists(command_key);
+        let seen = local.clone();
+        local
+            .into_iter()
+            .chain(std::iter::once(()).flat_map(move |()| {
+                let seen = seen.clone();
+                self.remote_lists(command_key)
+                    .into_iter()
+                    .filter(move |l| !seen.contains(l))
+            }))
     }
 
     pub fn add_list(&self, command_key: &str, list: Vec<String>) -> anyhow::Result<()> {
@@ -380,7 +384,10 @@ mod tests {
         c.add_list("k", vec!["a".into()]).unwrap();
         c.add_list("k", vec!["b".into()]).unwrap();
         c.add_list("k", vec!["a".into()]).unwrap();
-        assert_eq!(c.lists("k"), [vec!["a".to_string()], vec!["b".to_string()]]);
+        assert_eq!(
+            c.lists("k").collect::<Vec<_>>(),
+            [vec!["a".to_string()], vec!["b".to_string()]]
+        );
     }
 
     #[test]
