@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 fn build(obj: &Path, extra: &[&str]) -> Command {
     let src = common::minikernel();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
+    let mut c = common::rkbuild_185();
     c.args(["build", "-j", "1", "--message-format", "json", "-S"])
         .arg(&src)
         .arg("-O")
@@ -20,12 +20,6 @@ fn build(obj: &Path, extra: &[&str]) -> Command {
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    for k in common::RKBUILD_ENV_UNSET {
-        c.env_remove(k);
-    }
-    for (k, v) in common::build_env_185() {
-        c.env(k, v);
-    }
     c
 }
 

@@ -7,11 +7,10 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 /// `rkbuild build` of the example tree into `obj` with `config`; the status of every step.
 fn build(obj: &Path, config: &Path, cache: &Path, src: &Path) -> BTreeMap<String, String> {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
+    let mut c = common::rkbuild_185();
     c.args(["build", "--message-format", "json", "-S"])
         .arg(src)
         .arg("-O")
@@ -20,12 +19,6 @@ fn build(obj: &Path, config: &Path, cache: &Path, src: &Path) -> BTreeMap<String
         .arg(config)
         .arg("--cache-dir")
         .arg(cache);
-    for k in common::RKBUILD_ENV_UNSET {
-        c.env_remove(k);
-    }
-    for (k, v) in common::build_env_185() {
-        c.env(k, v);
-    }
     let o = c.output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(

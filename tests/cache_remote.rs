@@ -23,7 +23,7 @@ struct Run {
 /// `rkbuild build` of the example tree into `obj`, with an own local cache and `remote`.
 fn build(obj: &Path, cache: &Path, remote: &str, env: &[(&str, &str)]) -> Run {
     let src = common::minikernel();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
+    let mut c = common::rkbuild_185();
     c.args(["build", "--message-format", "json", "-S"])
         .arg(&src)
         .arg("-O")
@@ -33,12 +33,6 @@ fn build(obj: &Path, cache: &Path, remote: &str, env: &[(&str, &str)]) -> Run {
         .arg("--cache-dir")
         .arg(cache)
         .args(["--remote", remote]);
-    for k in common::RKBUILD_ENV_UNSET {
-        c.env_remove(k);
-    }
-    for (k, v) in common::build_env_185() {
-        c.env(k, v);
-    }
     for (k, v) in env {
         c.env(k, v);
     }

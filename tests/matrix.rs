@@ -6,10 +6,9 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 fn matrix(root: &Path, cache: &Path, configs: &[&Path]) -> (bool, serde_json::Value) {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
+    let mut c = common::rkbuild_185();
     c.args(["matrix", "--message-format", "json", "-S"])
         .arg(common::minikernel())
         .arg("--root")
@@ -19,12 +18,6 @@ fn matrix(root: &Path, cache: &Path, configs: &[&Path]) -> (bool, serde_json::Va
         .args(["-j", "2"]);
     for cfg in configs {
         c.arg("--config").arg(cfg);
-    }
-    for k in common::RKBUILD_ENV_UNSET {
-        c.env_remove(k);
-    }
-    for (k, v) in common::build_env_185() {
-        c.env(k, v);
     }
     let o = c.output().unwrap();
     let out = String::from_utf8_lossy(&o.stdout).into_owned();

@@ -14,7 +14,7 @@ use std::process::Command;
 
 fn rkbuild(obj: &Path, args: &[&str]) -> std::process::Output {
     let src = common::minikernel();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
+    let mut c = common::rkbuild_185();
     c.args(args)
         .arg("-S")
         .arg(&src)
@@ -22,12 +22,6 @@ fn rkbuild(obj: &Path, args: &[&str]) -> std::process::Output {
         .arg(obj)
         .arg("--config")
         .arg(src.join("configs/x86_64.config"));
-    for k in common::RKBUILD_ENV_UNSET {
-        c.env_remove(k);
-    }
-    for (k, v) in common::build_env_185() {
-        c.env(k, v);
-    }
     c.output().unwrap()
 }
 

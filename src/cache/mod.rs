@@ -86,9 +86,12 @@ impl Cache {
         })
     }
 
-    /// The same store in front of a REAPI cache (`grpc://host:port[/instance]`).
-    pub fn with_remote(mut self, url: &str) -> anyhow::Result<Cache> {
-        self.remote = Some(std::sync::Arc::new(remote::Remote::new(url)?));
+    /// The same store in front of a REAPI cache (`grpc://host:port[/instance]`), if one is
+    /// named.
+    pub fn with_remote(mut self, url: Option<&str>) -> anyhow::Result<Cache> {
+        if let Some(url) = url {
+            self.remote = Some(std::sync::Arc::new(remote::Remote::new(url)?));
+        }
         Ok(self)
     }
 

@@ -405,9 +405,11 @@ impl Remote {
         small.is_empty() || self.batch_update(small)
     }
 
-    /// Asks the server to run an uploaded action (REAPI Execution) and waits up to `wait` for
-    /// its result. The error says why it did not run.
-    pub fn execute(&self, action: re::Digest, wait: Duration) -> Result<re::ActionResult, String> {
+    /// Asks the server to run an uploaded action (REAPI Execution) and waits for its result as
+    /// long as any remote call may take (`RKBUILD_REMOTE_TIMEOUT`). The error says why it did
+    /// not run.
+    pub fn execute(&self, action: re::Digest) -> Result<re::ActionResult, String> {
+        let wait = timeout();
         use bazel_remote_apis::google::longrunning::operation;
         let req = re::ExecuteRequest {
             instance_name: self.instance.clone(),

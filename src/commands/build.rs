@@ -522,11 +522,8 @@ pub(super) fn run_plan(
         .cache
         .as_deref()
         .map(|d| {
-            let c = crate::cache::Cache::open(d, crate::cache::DEFAULT_LIMIT)?;
-            match &opts.remote {
-                Some(url) => c.with_remote(url),
-                None => Ok(c),
-            }
+            crate::cache::Cache::open(d, crate::cache::DEFAULT_LIMIT)?
+                .with_remote(opts.remote.as_deref())
         })
         .transpose()?;
     let summary = exec::run(

@@ -168,14 +168,8 @@ pub fn action(plan: &Plan, id: &str, opts: &ActionOpts) -> anyhow::Result<serde_
         .load(std::sync::atomic::Ordering::Relaxed)
         .into();
     if opts.execute {
-        let wait = std::time::Duration::from_secs(
-            std::env::var("RKBUILD_REMOTE_TIMEOUT")
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(60),
-        );
         let r = rem
-            .execute(action_digest, wait)
+            .execute(action_digest)
             .map_err(|e| anyhow::anyhow!("remote execution of `{id}` on {url}: {e}"))?;
         report["exit_code"] = r.exit_code.into();
         report["outputs"] = r

@@ -43,20 +43,14 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// The store in `dir`, in front of `RKBUILD_REMOTE` when make's environment names one. A bad
 /// URL is said (the compile goes on uncached).
 fn open(dir: &Path) -> Option<Cache> {
-    let cache = Cache::open(dir, crate::cache::DEFAULT_LIMIT).ok()?;
-    match std::env::var("RKBUILD_REMOTE")
+    let url = std::env::var("RKBUILD_REMOTE")
         .ok()
-        .filter(|v| !v.is_empty())
-    {
-        None => Some(cache),
-        Some(url) => match cache.with_remote(&url) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                eprintln!("rkbuild-rustc: warning: RKBUILD_REMOTE: {e:#}");
-                None
-            }
-        },
-    }
+        .filter(|v| !v.is_empty());
+    let cache = Cache::open(dir, crate::cache::DEFAULT_LIMIT).ok()?;
+    cache
+        .with_remote(url.as_deref())
+        .map_err(|e| eprintln!("rkbuild-rustc: warning: RKBUILD_REMOTE: {e:#}"))
+        .ok()
 }
 
 /// The compiler's identity (`-vV`), asked once per binary (path, size, modification time)

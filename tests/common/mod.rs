@@ -278,3 +278,16 @@ pub const RKBUILD_ENV_UNSET: &[&str] = &[
     "HOSTCC",
     "OBJCOPY",
 ];
+
+/// `rkbuild` with a clean Kbuild environment and the toolchain of [`build_env_185`]: how the
+/// tests on the bundled example tree run it.
+pub fn rkbuild_185() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_rkbuild"));
+    for k in RKBUILD_ENV_UNSET {
+        c.env_remove(k);
+    }
+    for (k, v) in build_env_185() {
+        c.env(k, v);
+    }
+    c
+}
