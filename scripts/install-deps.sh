@@ -41,7 +41,7 @@ unpack_linux() {
 }
 
 # 1. Debian packages: rustc 1.85 (pinned: unpinned gives 1.96), its library source, clang/lld 14,
-#    clang/lld/llvm/libclang 22 (bookworm-security) for 7.3, make.
+#    clang/lld/llvm/libclang 22 (bookworm-security) for 7.3, make; chromium renders the --timings page.
 need_apt=()
 apt_ok rustc-web "$RUST_185" || need_apt+=("rustc-web=$RUST_185" "libstd-rust-web-dev=$RUST_185" "libstd-rust-web-1.85=$RUST_185")
 apt_ok rust-web-src "$RUST_185" || need_apt+=("rust-web-src=$RUST_185")
@@ -49,7 +49,7 @@ for p in clang-22 lld-22 llvm-22 libclang1-22; do
   apt_ok "$p" "$LLVM_22" || need_apt+=("$p=$LLVM_22")
 done
 for p in clang-14 lld-14 llvm-14 libclang-14-dev make flex bison bc libelf-dev libssl-dev xz-utils \
-         hyperfine qemu-system-x86 qemu-system-arm busybox-static; do
+         hyperfine qemu-system-x86 qemu-system-arm busybox-static chromium; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$p")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

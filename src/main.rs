@@ -125,6 +125,41 @@ enum Command {
         #[command(flatten)]
         build: BuildArgs,
     },
+    /// Write the HTML documentation of the kernel's crates as `make rustdoc` does (into
+    /// OBJTREE/Documentation/output/rust/rustdoc), documenting again only the crates whose
+    /// sources changed.
+    Doc {
+        #[command(flatten)]
+        tree: TreeArgs,
+        /// Steps run at the same time (default: the number of cores).
+        #[arg(short, long, value_name = "N")]
+        jobs: Option<usize>,
+        /// The host C compiler proc macros are linked with [env: HOSTCC; default: cc].
+        #[arg(long, value_name = "CC")]
+        hostcc: Option<String>,
+    },
+    /// Run the host tests as `make rusttest` does: the test libraries and test binaries are
+    /// built (only what changed), then every test and doctest runs; a failing test's exit
+    /// status is rkbuild's. `-- ARGS` go to the test binaries (`--nocapture`, a filter).
+    Test {
+        #[command(flatten)]
+        tree: TreeArgs,
+        /// Steps run at the same time (default: the number of cores).
+        #[arg(short, long, value_name = "N")]
+        jobs: Option<usize>,
+        /// Run clippy-driver where Kbuild does with CLIPPY=1.
+        #[arg(long)]
+        clippy: bool,
+        /// The host C compiler proc macros are linked with [env: HOSTCC; default: cc].
+        #[arg(long, value_name = "CC")]
+        hostcc: Option<String>,
+        /// Only these tests (`macros`, `kernel`: the layout's `rusttest-*` targets).
+        #[arg(value_name = "NAME")]
+        names: Vec<String>,
+        /// Arguments for the test binaries, after `--`.
+        #[arg(last = true, value_name = "ARGS")]
+        args: Vec<String>,
+    },
     /// Build several configurations × architectures × compilers, each in its own object tree
     /// under --root, all sharing the step cache; prints a table (and --message-format json a
     /// report).
@@ -318,6 +353,10 @@ struct BuildArgs {
     /// waiting for it.
     #[arg(long)]
     no_wait: bool,
+    /// Write where the time went: OBJTREE/rkbuild-timings.html (one bar per step, the
+    /// critical path, cache hits) and the same data as rkbuild-timings.json.
+    #[arg(long)]
+    timings: bool,
 }
 
 /// A REAPI URL, checked before anything is written.
@@ -343,6 +382,9 @@ impl BuildArgs {
             remote: self.remote,
             targets: self.targets,
             no_wait: self.no_wait,
+            rusttest: false,
+            rustdoc: false,
+            timings: self.timings,
         }
     }
 }
@@ -427,6 +469,7 @@ fn main() -> ExitCode {
         let rest: Vec<_> = argv.collect();
         commands::rustc::exit(commands::rustc::strip_separator(rest));
     }
+    rkbuild::process::init_jobserver();
     let cli = Cli::parse();
     let out = Out {
         verbose: cli.verbose || std::env::var("V").is_ok_and(|v| v == "1"),
@@ -440,6 +483,18 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The last line of a run: what was built, fresh or cached, and how long it took.
+fn say_finished(out: Out, summary: &rkbuild::exec::Summary) {
+    out.say(Message::Finished {
+        built: summary.built,
+        fresh: summary.fresh,
+        cached: summary.cached,
+        wall_ms: summary.wall_ms,
+        sum_ms: summary.sum_ms,
+        critical_path_ms: summary.critical_path_ms,
+    });
 }
 
 fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
@@ -596,15 +651,57 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                 Some(dir) => commands::extmod::run(&opts, dir, out)?,
                 None => commands::build::run(&opts, out)?,
             };
-            out.say(Message::Finished {
-                built: summary.built,
-                fresh: summary.fresh,
-                cached: summary.cached,
-                wall_ms: summary.wall_ms,
-                sum_ms: summary.sum_ms,
-                critical_path_ms: summary.critical_path_ms,
+            say_finished(out, &summary);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Doc { tree, jobs, hostcc } => {
+            let opts = commands::build::BuildOpts {
+                tree: tree.into(),
+                jobs,
+                hostcc,
+                prepare_c: true,
+                ..Default::default()
+            };
+            let (summary, dir) = commands::doc::run(&opts, out)?;
+            say_finished(out, &summary);
+            let index = dir.join("kernel/index.html");
+            out.say(Message::Status {
+                tag: "DOCS",
+                subject: &index.display().to_string(),
             });
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Test {
+            tree,
+            jobs,
+            clippy,
+            hostcc,
+            names,
+            args,
+        } => {
+            let opts = commands::build::BuildOpts {
+                tree: tree.into(),
+                jobs,
+                clippy,
+                hostcc,
+                prepare_c: true,
+                ..Default::default()
+            };
+            match commands::test::run(&opts, &names, &args, out) {
+                Ok(summary) => {
+                    say_finished(out, &summary);
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => match e.downcast_ref::<rkbuild::exec::BuildFailed>() {
+                    // The failing test's own status, as make passes it on.
+                    Some(f) if f.exit_code.is_some() => {
+                        out.say(Message::error(&e));
+                        let code = f.exit_code.unwrap_or(1).clamp(1, 255);
+                        Ok(ExitCode::from(code as u8))
+                    }
+                    _ => Err(e),
+                },
+            }
         }
         Command::Matrix {
             srctree,

@@ -10,6 +10,23 @@ use std::process::{Command, ExitStatus, Stdio};
 
 use anyhow::Context as _;
 
+/// GNU make's jobserver, when rkbuild runs under `make -jN` (MAKEFLAGS' `--jobserver-auth`,
+/// pipe or fifo): its tokens bound how many steps run at once, and every child gets it too
+/// (rustc and make take their share from it).
+static JOBSERVER: std::sync::OnceLock<Option<jobserver::Client>> = std::sync::OnceLock::new();
+
+/// Connects to make's jobserver, if the environment names one. Call it first thing, before
+/// any file is opened (the jobserver's descriptors are inherited numbers).
+pub fn init_jobserver() {
+    // SAFETY: called at start-up, when the descriptors MAKEFLAGS names are still make's.
+    JOBSERVER.get_or_init(|| unsafe { jobserver::Client::from_env() });
+}
+
+/// make's jobserver, once [`init_jobserver`] found one.
+pub fn jobserver() -> Option<&'static jobserver::Client> {
+    JOBSERVER.get().and_then(Option::as_ref)
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Process {
     program: OsString,
@@ -103,6 +120,9 @@ impl Process {
         }
         if let Some(d) = &self.cwd {
             c.current_dir(d);
+        }
+        if let Some(j) = jobserver() {
+            j.configure(&mut c);
         }
         c
     }

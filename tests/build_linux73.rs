@@ -431,7 +431,115 @@ fn check(env: &Env, name: &str, config: &str) {
 
     if name == "x86_64" {
         single_targets(env, name, config, &drivers, obj.path());
+        host_tests(env, &refdir, obj.path(), false);
+        docs(env, &refdir, obj.path());
+        host_tests(env, &refdir, obj.path(), true);
     }
+}
+
+/// `rkbuild test` against `make rusttest` (the host is x86_64: the host tests use the
+/// bindings generated for the target): the same commands, the same test results. With
+/// `clippy`, `rkbuild test --clippy` against `make CLIPPY=1 rusttest`: every test library and
+/// the test binary through clippy-driver, which reads the tree's .clippy.toml through
+/// CLIPPY_CONF_DIR, as make exports it (run last: clippy rebuilds rust/ too).
+fn host_tests(env: &Env, refdir: &Path, obj: &Path, clippy: bool) {
+    use common::side_by_side as sbs;
+    let (src, o) = (env.src.display().to_string(), obj.display().to_string());
+    let path = format!(
+        "{}:{}",
+        env.rustc_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let (name, make_args): (&str, &[&str]) = if clippy {
+        ("rusttest-clippy", &["CLIPPY=1", "rusttest"])
+    } else {
+        ("rusttest", &["rusttest"])
+    };
+    let (log, _) = sbs::make_log_with(refdir, name, make_args, "rust/test", |o| {
+        let mut c = env.make(o, "x86");
+        c.env("PATH", &path);
+        c
+    });
+    let mut args = vec![
+        "test",
+        "--message-format",
+        "json",
+        "-S",
+        &src,
+        "-O",
+        &o,
+        "-j2",
+    ];
+    if clippy {
+        args.push("--clippy");
+    }
+    let driver = env.rustc_dir.join("clippy-driver");
+    let json = rkbuild_with(env, &args, &[("CLIPPY_DRIVER", &driver)]);
+    let make = sbs::from_make(&log, sbs::rusttest_line);
+    assert!(!make.1.is_empty(), "make rusttest printed no test result");
+    let clippied = make
+        .0
+        .iter()
+        .filter(|c| c.iter().any(|w| w == "clippy-driver"))
+        .count();
+    assert!(
+        if clippy {
+            clippied >= 13
+        } else {
+            clippied == 0
+        },
+        "make ran clippy-driver {clippied} times"
+    );
+    sbs::assert_same(make, sbs::from_rkbuild(&json, obj, sbs::rusttest_step));
+}
+
+/// `rkbuild doc` against `make rustdoc`: every rustdoc command the same, the same files (the
+/// search index's chunks aside), the kernel's logo in; a second run documents nothing.
+fn docs(env: &Env, refdir: &Path, obj: &Path) {
+    use common::side_by_side as sbs;
+    let out = "Documentation/output/rust/rustdoc";
+    let (log, files) = sbs::make_log(refdir, "rustdoc", out, |o| env.make(o, "x86"));
+    let (src, o) = (env.src.display().to_string(), obj.display().to_string());
+    let json = rkbuild(
+        env,
+        &[
+            "doc",
+            "--message-format",
+            "json",
+            "-S",
+            &src,
+            "-O",
+            &o,
+            "-j2",
+        ],
+    );
+    sbs::assert_same(
+        sbs::from_make(&log, sbs::rustdoc_line),
+        sbs::from_rkbuild(&json, obj, sbs::rustdoc_step),
+    );
+    let ours = sbs::files_below(&obj.join(out));
+    assert_eq!(
+        sbs::doc_files(&ours),
+        sbs::doc_files(&files),
+        "the documentation's files differ from make's"
+    );
+    eprintln!(
+        "  rkbuild doc: {} files as make's",
+        sbs::doc_files(&files).len()
+    );
+    let page = common::read(&obj.join(out).join("kernel/index.html"));
+    assert!(
+        page.contains("static.files/logo.svg") && !page.contains("rust-logo-"),
+        "the kernel's logo is not in"
+    );
+    let again = rkbuild(
+        env,
+        &["doc", "--message-format", "json", "-S", &src, "-O", &o],
+    );
+    assert!(
+        !again.contains("\"status\":\"built\""),
+        "a second `rkbuild doc` built something:\n{again}"
+    );
 }
 
 /// Kbuild's single-file targets of a driver (`make samples/rust/rust_minimal.rsi`, `.s`,

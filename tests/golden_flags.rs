@@ -92,6 +92,7 @@ fn inputs<'a>(ctx: &'a Ctx<'a>, hostcc: &str) -> Inputs<'a> {
         lib_src: "$RUST_LIB_SRC".into(),
         rustc: "rustc".into(),
         clippy_driver: Some("clippy-driver".into()),
+        rustdoc: None,
         bindgen: "bindgen".into(),
         hostcc: hostcc.into(),
         hostldflags: " ".into(),

@@ -250,6 +250,10 @@ fn kernel_612_make_through_the_wrapper() {
     // 1b. rkbuild's own plan for this make-prepared tree: every command equals the one make
     //     recorded (helpers.o, the bindgen runs and objtool included).
     plan_equals_make(&env, &plain);
+    // 1c. `rkbuild test` equals `make rusttest`, `rkbuild doc` equals `make rustdoc`.
+    host_tests_and_docs(&env, &plain);
+    // 1d. The kernel crate's doctests as KUnit tests: rkbuild's four files are make's.
+    doctests_kunit(&env, &plain);
 
     // 2. The same through the wrapper, from scratch, recording.
     // (RKBUILD_WRAP_612_KEEP=1 reuses the last wrapped build: for debugging this test only.)
@@ -715,27 +719,126 @@ fn compare_projects(ra: &Value, fl: &Value, o: &Path) {
 
 /// `rkbuild plan` on a copy of the make-built object tree: each planned command equals the
 /// `.cmd` file make wrote for that output (paths normalised), objtool included.
-fn plan_equals_make(env: &Env, plain: &Path) {
+/// A copy of a make-built object tree (rkbuild may write into it).
+fn copy_of(tree: &Path) -> (tempfile::TempDir, PathBuf) {
     let copy = tempfile::tempdir().unwrap();
     let o = copy.path().join("o");
     let st = Command::new("cp")
         .arg("-a")
-        .arg(plain)
+        .arg(tree)
         .arg(&o)
         .status()
         .unwrap();
-    assert!(st.success(), "cp -a {}", plain.display());
-    let out = Command::new(env!("CARGO_BIN_EXE_rkbuild"))
-        .args(["plan", "--message-format", "json", "-S"])
+    assert!(st.success(), "cp -a {}", tree.display());
+    (copy, o)
+}
+
+/// rkbuild on the 6.12 tree with this test's toolchain.
+fn rkbuild_612(env: &Env, args: &[&str], o: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_rkbuild"));
+    c.args(args)
+        .arg("-S")
         .arg(&env.src)
         .arg("-O")
-        .arg(&o)
+        .arg(o)
         .env("RUSTC", &env.rustc)
         .env("RUST_LIB_SRC", &env.lib)
         .env("BINDGEN", &env.bindgen)
         .env("LIBCLANG_PATH", &env.libclang)
         .env("LLVM", "-14")
-        .env_remove("KRUSTFLAGS")
+        .env_remove("KRUSTFLAGS");
+    c
+}
+
+/// `rkbuild test` against `make rusttest` on the make-built tree: the same commands (test
+/// libraries, test binaries, runs, doctests) and the same test results; `rkbuild doc`
+/// against `make rustdoc` in the same tree: the same rustdoc commands and files.
+fn host_tests_and_docs(env: &Env, plain: &Path) {
+    use common::side_by_side as sbs;
+    let (log, _) = sbs::make_log(plain, "rusttest", "rust/test", |o| env.make(o, &env.rustc));
+    let (_copy, o) = copy_of(plain);
+    let run = |args: &[&str]| {
+        let t = Instant::now();
+        let out = rkbuild_612(env, args, &o).output().unwrap();
+        let json = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "rkbuild {args:?}: {json}");
+        eprintln!("  rkbuild {}: {:.1} s", args[0], t.elapsed().as_secs_f64());
+        json
+    };
+    let json = run(&["test", "--message-format", "json", "-j2"]);
+    let make = sbs::from_make(&log, sbs::rusttest_line);
+    assert!(!make.1.is_empty(), "make rusttest printed no test result");
+    sbs::assert_same(make, sbs::from_rkbuild(&json, &o, sbs::rusttest_step));
+
+    let out = "Documentation/output/rust/rustdoc";
+    let (log, files) = sbs::make_log(plain, "rustdoc", out, |o| env.make(o, &env.rustc));
+    let json = run(&["doc", "--message-format", "json", "-j2"]);
+    sbs::assert_same(
+        sbs::from_make(&log, sbs::rustdoc_line),
+        sbs::from_rkbuild(&json, &o, sbs::rustdoc_step),
+    );
+    let ours = sbs::files_below(&o.join(out));
+    assert_eq!(
+        sbs::doc_files(&ours),
+        sbs::doc_files(&files),
+        "the documentation's files differ from make's"
+    );
+}
+
+/// CONFIG_RUST_KERNEL_DOCTESTS on a copy of the make-built tree (KUNIT and the doctests
+/// turned on): make builds the doctests' generated files and objects, then rkbuild, in another
+/// copy without them, makes the same four files byte for byte.
+fn doctests_kunit(env: &Env, plain: &Path) {
+    let (_a, made) = copy_of(plain);
+    let mut c = Command::new(env.src.join("scripts/config"));
+    c.arg("--file").arg(made.join(".config")).args([
+        "--enable",
+        "KUNIT",
+        "--enable",
+        "RUST_KERNEL_DOCTESTS",
+    ]);
+    ok(c, "scripts/config");
+    let mut c = env.make(&made, &env.rustc);
+    c.arg("olddefconfig").stdin(std::process::Stdio::null());
+    ok(c, "olddefconfig");
+    let files = [
+        "rust/doctests_kernel_generated.rs",
+        "rust/doctests_kernel_generated_kunit.c",
+        "rust/doctests_kernel_generated.o",
+        "rust/doctests_kernel_generated_kunit.o",
+    ];
+    let mut c = env.make(&made, &env.rustc);
+    c.args(["-j2", "prepare", files[2], files[3]]);
+    ok(c, "make the doctests");
+    let (_b, o) = copy_of(&made);
+    for f in files {
+        std::fs::remove_file(o.join(f)).unwrap();
+    }
+    let t = Instant::now();
+    let out = rkbuild_612(env, &["build", "-j2", files[2], files[3]], &o)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "rkbuild build the doctests: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for f in files {
+        assert!(
+            std::fs::read(made.join(f)).unwrap() == std::fs::read(o.join(f)).unwrap(),
+            "{f}: rkbuild's differs from make's"
+        );
+    }
+    eprintln!(
+        "  doctests as KUnit: 4 files as make's, rkbuild {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+}
+
+fn plan_equals_make(env: &Env, plain: &Path) {
+    let (_copy, o) = copy_of(plain);
+    let out = rkbuild_612(env, &["plan", "--message-format", "json"], &o)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

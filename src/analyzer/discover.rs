@@ -23,22 +23,27 @@ pub struct FoundCrate {
 /// Every `.rs` file under `dir` (recursively, not following symlinked folders), sorted.
 pub fn rust_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = vec![];
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let rd = match std::fs::read_dir(&d) {
-            Ok(rd) => rd,
-            Err(e) if e.kind() == ErrorKind::NotFound && d != dir => continue,
-            Err(e) => return Err(e).with_context(|| format!("cannot list `{}`", d.display())),
-        };
-        for e in rd {
-            let e = e.with_context(|| format!("cannot list `{}`", d.display()))?;
-            let ty = e.file_type()?;
-            let p = e.path();
-            if ty.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") && (ty.is_file() || p.is_file()) {
-                out.push(p);
+    for e in walkdir::WalkDir::new(dir) {
+        let e = match e {
+            Ok(e) => e,
+            // A folder gone while listing (not the top one) is no error.
+            Err(err)
+                if err.depth() > 0
+                    && err
+                        .io_error()
+                        .is_some_and(|io| io.kind() == ErrorKind::NotFound) =>
+            {
+                continue
             }
+            Err(err) => {
+                let at = err.path().unwrap_or(dir).display().to_string();
+                return Err(err).with_context(|| format!("cannot list `{at}`"));
+            }
+        };
+        let p = e.path();
+        // A symlink to a file counts; symlinked folders are not followed.
+        if p.extension().is_some_and(|x| x == "rs") && (e.file_type().is_file() || p.is_file()) {
+            out.push(e.into_path());
         }
     }
     out.sort();

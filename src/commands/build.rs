@@ -41,6 +41,12 @@ pub struct BuildOpts {
     pub targets: Vec<String>,
     /// Fail at once when another rkbuild holds the object tree, instead of waiting.
     pub no_wait: bool,
+    /// Plan `make rusttest`'s steps too (`rkbuild test`).
+    pub rusttest: bool,
+    /// Plan `make rustdoc`'s steps too (`rkbuild doc`).
+    pub rustdoc: bool,
+    /// Write the timings report (`OBJTREE/rkbuild-timings.html` and `.json`).
+    pub timings: bool,
 }
 
 /// Where the bindgen C flags came from.
@@ -352,6 +358,20 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     } else {
         None
     };
+    // The kernel crate's doctests (CONFIG_RUST_KERNEL_DOCTESTS) run rustdoc in a build too.
+    let doctests = bc
+        .tree
+        .vintage
+        .doctests
+        .as_ref()
+        .is_some_and(|d| d.config.iter().all(|s| bc.tree.cfg.enabled(s)));
+    let rustdoc = if opts.rusttest || opts.rustdoc || doctests {
+        let (p, id) = bc.toolchain.rustdoc(&rustc.path)?;
+        tool_ids.insert(p.clone(), id);
+        Some(p)
+    } else {
+        None
+    };
     // 7.3 remaps source paths in out-of-tree builds when rustc takes `--remap-path-scope`.
     let has_remap = bc.has_remap()?;
     let make_vars = MakeVars::from_env();
@@ -433,6 +453,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         lib_src: lib_src.display().to_string(),
         rustc: rustc_path_s,
         clippy_driver,
+        rustdoc,
         bindgen: bindgen_path_s,
         hostcc,
         hostldflags: " ".into(),
@@ -460,7 +481,13 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         })
         .map(|t| t.trim_start_matches("./").to_string())
         .collect();
-    let mut plan = plan::make(&inputs, opts.clippy, &singles)?;
+    let goals = plan::Goals {
+        clippy: opts.clippy,
+        singles,
+        rusttest: opts.rusttest,
+        rustdoc: opts.rustdoc,
+    };
+    let mut plan = plan::make(&inputs, &goals)?;
     if !opts.targets.is_empty() {
         plan = plan.only(&opts.targets)?;
     }
@@ -483,6 +510,16 @@ const SINGLE_ENDINGS: [&str; 3] = ["rsi", "s", "ll"];
 /// Runs `build`.
 pub fn run(opts: &BuildOpts, out: Out) -> anyhow::Result<exec::Summary> {
     let p = prepare(opts)?;
+    say_config(&p, out);
+    let summary = run_plan(&p.plan, opts, &p.tree.cfg, &p.objcopy, out)?;
+    if opts.modules {
+        link_modules(&p, out)?;
+    }
+    Ok(summary)
+}
+
+/// What `prepare`'s config step has to say: its warnings, and the files it changed.
+pub(super) fn say_config(p: &Prepared, out: Out) {
     for w in &p.config.warnings {
         out.say(Message::Warning { text: w, at: None });
     }
@@ -500,11 +537,6 @@ pub fn run(opts: &BuildOpts, out: Out) -> anyhow::Result<exec::Summary> {
             });
         }
     }
-    let summary = run_plan(&p.plan, opts, &p.tree.cfg, &p.objcopy, out)?;
-    if opts.modules {
-        link_modules(&p, out)?;
-    }
-    Ok(summary)
 }
 
 /// Runs a plan with `-j` of the options (default: the number of cores).
@@ -526,7 +558,7 @@ pub(super) fn run_plan(
                 .with_remote(opts.remote.as_deref())
         })
         .transpose()?;
-    let summary = exec::run(
+    let result = exec::run(
         plan,
         &exec::Options {
             jobs,
@@ -535,8 +567,28 @@ pub(super) fn run_plan(
             objcopy: objcopy.to_path_buf(),
             cache: cache.as_ref(),
         },
-    )
-    .map_err(anyhow::Error::new)?;
+    );
+    if opts.timings {
+        // Also for a build that stopped: where its time went up to there.
+        let summary = match &result {
+            Ok(s) => s,
+            Err(f) => &*f.summary,
+        };
+        let title = format!("{} ({})", plan.objtree.display(), plan.vintage);
+        let page = super::timings::write(
+            &plan.objtree,
+            &super::timings::Timings {
+                title: &title,
+                jobs,
+                summary,
+            },
+        )?;
+        out.say(Message::Status {
+            tag: "TIMINGS",
+            subject: &page.display().to_string(),
+        });
+    }
+    let summary = result.map_err(anyhow::Error::new)?;
     if let Some(r) = cache.as_ref().and_then(|c| c.remote()) {
         let n = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
         let subject = format!(

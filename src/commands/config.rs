@@ -2,7 +2,7 @@
 //! `include/generated/rustc_cfg`, the flag argfiles, `rkbuild.mk` and the target spec — all
 //! computed first and then written atomically, each only if its content changed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 
@@ -48,7 +48,20 @@ pub struct Generated {
 
 /// Computes every output without touching the disk (the vintage's own target style).
 pub fn generate(tree: &Tree, rustc: &RustcInfo, has_remap: bool) -> anyhow::Result<Generated> {
-    generate_with(tree, rustc, has_remap, None, &|_| None)
+    let hex = autoconf_hex(&tree.objtree);
+    let types = |name: &str| hex_type(hex.as_ref(), name);
+    generate_with(tree, rustc, has_remap, None, &types)
+}
+
+/// The hex symbols of the object tree's `include/generated/autoconf.h`, when make wrote one
+/// (or a distribution's headers ship it).
+fn autoconf_hex(objtree: &Path) -> Option<std::collections::HashSet<String>> {
+    let text = std::fs::read_to_string(objtree.join("include/generated/autoconf.h")).ok()?;
+    Some(rustc_cfg::autoconf_hex(&text))
+}
+
+fn hex_type(hex: Option<&std::collections::HashSet<String>>, name: &str) -> Option<SymType> {
+    hex.filter(|h| h.contains(name)).map(|_| SymType::Hex)
 }
 
 /// Replaces the `--target=` flag of a flag list with the chosen target's flags.
@@ -224,13 +237,40 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
         }
     } else if kc_warnings.is_empty() {
         kc_warnings.push(format!(
-            "no Kconfig to check {} against ({}): Rust options are used as written, unchecked; a hex value without 0x keeps its spelling",
+            "no Kconfig to check {} against ({}): Rust options are used as written, unchecked",
             bc.tree.cfg.path.display(),
             match &bc.tree.srctree {
                 Some(s) => format!("{} has no Kconfig", s.display()),
                 None => "pass --srctree to check".into(),
             }
         ));
+    }
+    // A bare number is an int as written or a hex rustc_cfg writes with 0x: only the type
+    // tells, from the Kconfig or else from make's autoconf.h.
+    let hex = autoconf_hex(&bc.tree.objtree);
+    if kconfig.is_none() && hex.is_none() {
+        let guessed = rustc_cfg::ambiguous_numbers(&bc.tree.cfg);
+        if !guessed.is_empty() {
+            let shown: Vec<String> = guessed
+                .iter()
+                .take(6)
+                .map(|n| format!("CONFIG_{n}"))
+                .collect();
+            let text = format!(
+                "{} symbols hold a bare number ({}{}): each is written as an int; one whose Kconfig type is hex would need 0x in rustc_cfg, as Kbuild writes it\n  fix: pass --srctree (the tree's Kconfig gives the types), or keep make's include/generated/autoconf.h in the object tree",
+                guessed.len(),
+                shown.join(", "),
+                if guessed.len() > shown.len() { ", …" } else { "" }
+            );
+            // Part of the one warning about the missing Kconfig.
+            match kc_warnings.last_mut() {
+                Some(w) => {
+                    w.push_str("; ");
+                    w.push_str(&text);
+                }
+                None => kc_warnings.push(text),
+            }
+        }
     }
     bc.tree.require_rust()?;
     let mut warnings = bc.tree.warnings();
@@ -241,7 +281,12 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
         &rustc.info,
     ));
     let has_remap = bc.has_remap()?;
-    let types = |name: &str| kconfig.as_ref().and_then(|k| k.kc.sym_type(name));
+    let types = |name: &str| {
+        kconfig
+            .as_ref()
+            .and_then(|k| k.kc.sym_type(name))
+            .or_else(|| hex_type(hex.as_ref(), name))
+    };
     let gen = generate_with(&bc.tree, &rustc.info, has_remap, style, &types)?;
     let mut files = vec![];
     for (path, bytes) in &gen.files {

@@ -110,6 +110,7 @@ pub fn prepare(opts: &BuildOpts, dir: &Path) -> anyhow::Result<Prepared> {
         lib_src: String::new(),
         rustc: rustc_path.clone(),
         clippy_driver,
+        rustdoc: None,
         bindgen: String::new(),
         hostcc,
         hostldflags: " ".into(),

@@ -32,32 +32,25 @@ pub fn files(srctree: &Path, objtree: &Path, d: &FmtDesc) -> Vec<PathBuf> {
         .chain(d.objtree_prune.iter().map(|p| objtree.join(p)))
         .collect();
     let mut out = vec![];
-    let mut stack = vec![srctree.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
+    let walk = walkdir::WalkDir::new(srctree)
+        .into_iter()
+        .filter_entry(|e| {
+            !(e.file_type().is_dir()
+                && (VCS.contains(&e.file_name().to_string_lossy().as_ref())
+                    || pruned.iter().any(|p| p == e.path())))
+        });
+    for e in walk.flatten() {
+        let name = e.file_name().to_string_lossy();
+        if !e.file_type().is_file() || !name.ends_with(".rs") {
             continue;
+        }
+        let generated = match d.skip_generated.as_str() {
+            "path" => e.path().to_string_lossy().contains("generated"),
+            "name" => name.contains("generated"),
+            _ => false,
         };
-        for e in entries.flatten() {
-            let p = e.path();
-            let Ok(t) = e.file_type() else { continue };
-            let name = e.file_name().to_string_lossy().into_owned();
-            if t.is_dir() {
-                if !VCS.contains(&name.as_str()) && !pruned.contains(&p) {
-                    stack.push(p);
-                }
-                continue;
-            }
-            if !t.is_file() || !name.ends_with(".rs") {
-                continue;
-            }
-            let generated = match d.skip_generated.as_str() {
-                "path" => p.to_string_lossy().contains("generated"),
-                "name" => name.contains("generated"),
-                _ => false,
-            };
-            if !generated {
-                out.push(p);
-            }
+        if !generated {
+            out.push(e.into_path());
         }
     }
     out.sort();

@@ -5,6 +5,7 @@
 pub mod analyzer;
 pub mod build;
 pub mod config;
+pub mod doc;
 pub mod doctor;
 pub mod extmod;
 pub mod fmt;
@@ -14,6 +15,8 @@ pub mod matrix;
 pub mod plan;
 pub mod rustc;
 pub mod target;
+pub mod test;
+pub mod timings;
 pub mod why;
 
 pub use crate::context::{fallback_minimums, BuildContext, Tree, TreeOpts};

@@ -81,6 +81,11 @@ pub fn print_steps(plan: &Plan, out: Out) {
                     format!("then objtool {}", args.join(" "))
                 }
                 crate::plan::PostStep::Rustfmt { .. } => "then rustfmt".into(),
+                crate::plan::PostStep::Generate { program, .. } => format!("then run {program}"),
+                crate::plan::PostStep::Retouch { krate, .. } => match krate {
+                    Some(k) => format!("then retouch {k}'s pages"),
+                    None => "retouch the shared pages".into(),
+                },
             });
         }
         if s.kind == StepKind::Exports {
@@ -121,7 +126,10 @@ pub fn action(plan: &Plan, id: &str, opts: &ActionOpts) -> anyhow::Result<serde_
     use crate::cache::remote::{digest_of, re, Remote};
     use prost::Message as _;
     let step = plan.steps.iter().find(|s| s.id == id).ok_or_else(|| {
-        anyhow::anyhow!("no step `{id}` in the plan\n  fix: `rkbuild plan` lists the steps")
+        let hint = crate::plan::closest(id, plan.steps.iter().map(|s| s.id.as_str()))
+            .map(|c| format!(" (did you mean `{c}`?)"))
+            .unwrap_or_default();
+        anyhow::anyhow!("no step `{id}` in the plan{hint}\n  fix: `rkbuild plan` lists the steps")
     })?;
     let c = crate::exec::remote_exec::complete(plan, step)?;
     let (files, root, dirs) = c.root()?;

@@ -13,6 +13,7 @@ use anyhow::bail;
 use crate::process::Process;
 use crate::toolchain::{
     self, version, BindgenInfo, Found, RustcInfo, ToolNames, FIX_BINDGEN, FIX_CLIPPY, FIX_RUSTC,
+    FIX_RUSTDOC,
 };
 
 /// What the tools said, by question.
@@ -188,6 +189,26 @@ impl Toolchain {
             Ok(serde_json::to_string(&b.info)?)
         })?;
         Ok((path, id))
+    }
+
+    /// rustdoc, its path and identity: `RUSTDOC`, else the one beside rustc (rustdoc reads
+    /// only what its own rustc wrote), else the PATH's.
+    pub fn rustdoc(&mut self, rustc: &Path) -> anyhow::Result<(String, String)> {
+        let beside = rustc.with_file_name("rustdoc");
+        let name = match &self.names.rustdoc {
+            Some(n) => Some(n.clone()),
+            None if beside.is_file() => Some(beside.display().to_string()),
+            None => None,
+        };
+        let c = toolchain::detect_simple(
+            name.as_deref(),
+            "rustdoc",
+            "rustdoc",
+            "rustdoc",
+            "RUSTDOC",
+            FIX_RUSTDOC,
+        )?;
+        Ok((c.path.display().to_string(), c.info.to_string()))
     }
 
     /// clippy-driver, its path and identity (never kept: it is asked only with `--clippy`).

@@ -42,6 +42,11 @@ pub struct Action {
 impl Action {
     /// A plan's step (`None` for a step without a command: rkbuild's own, cheap).
     pub fn of_step(plan: &Plan, step: &Step, cfg: &DotConfig) -> Option<Action> {
+        // Documentation is a folder rustdoc shares between crates, not a step's own outputs;
+        // and a step that reads what another's depfile lists has inputs no key would hold.
+        if step.kind == crate::plan::StepKind::Doc || step.inputs_from.is_some() {
+            return None;
+        }
         let c = step.command.as_ref()?;
         let argfiles = c.args.iter().filter_map(|a| a.strip_prefix('@'));
         Some(Action {

@@ -10,6 +10,7 @@ pub mod cached;
 pub mod fingerprint;
 pub mod post;
 pub mod remote_exec;
+pub mod retouch;
 
 use std::collections::BTreeSet;
 use std::io::{IsTerminal as _, Write as _};
@@ -60,6 +61,26 @@ pub struct StepReport {
     pub duration_ms: u64,
     /// Milliseconds from the start of the build.
     pub start_ms: u64,
+    /// When its last dependency was done (it waited `start_ms - ready_ms` for a free job).
+    pub ready_ms: u64,
+    /// The steps it waited for (ids).
+    pub deps: Vec<String>,
+}
+
+impl StepReport {
+    fn new(step: &Step, status: Status, why: String, start_ms: u64) -> StepReport {
+        StepReport {
+            id: step.id.clone(),
+            tag: step.tag.clone(),
+            tool: step.command.is_some(),
+            status,
+            why,
+            duration_ms: 0,
+            start_ms,
+            ready_ms: 0,
+            deps: step.deps.clone(),
+        }
+    }
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -74,6 +95,8 @@ pub struct Summary {
     pub sum_ms: u64,
     /// The longest chain of dependent steps that ran (the best `-j ∞` could do).
     pub critical_path_ms: u64,
+    /// That chain's steps, first to last.
+    pub critical_path: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -82,7 +105,18 @@ pub struct BuildFailed {
     pub failed: String,
     pub done: usize,
     pub not_run: usize,
-    pub summary: Summary,
+    pub summary: Box<Summary>,
+    /// The exit status of the test run that failed, to be passed on (`rkbuild test`).
+    pub exit_code: Option<i32>,
+}
+
+/// A test run (an `always` step) that exited with a failure.
+#[derive(Debug, thiserror::Error)]
+#[error("{log}")]
+pub struct TestFailed {
+    /// Its exit status (128 + the signal for a test killed by one, as a shell says).
+    pub code: i32,
+    pub log: String,
 }
 
 /// A worker's result.
@@ -136,6 +170,9 @@ fn tool_key(plan: &Plan, step: &Step) -> String {
 
 /// Whether a step must run, and why.
 pub fn check(plan: &Plan, step: &Step, cfg: &DotConfig) -> Option<String> {
+    if step.always {
+        return Some("tests run every time".into());
+    }
     let fp_path = fingerprint::path_for(&plan.objtree, &step.id);
     let Some(old) = fingerprint::load(&fp_path) else {
         return Some(if plan.objtree.join(&step.id).exists() {
@@ -159,6 +196,7 @@ fn run_step(
     step: &Step,
     objcopy: &Path,
     cfg_syms: &DotConfig,
+    verbose: bool,
 ) -> anyhow::Result<String> {
     let objtree = &plan.objtree;
     let fp_path = fingerprint::path_for(objtree, &step.id);
@@ -173,16 +211,42 @@ fn run_step(
                 .with_context(|| format!("cannot create `{}`", dir.display()))?;
         }
     }
+    if let Some(dir) = &step.empties {
+        let dir = objtree.join(dir);
+        match std::fs::remove_dir_all(&dir) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context(|| format!("cannot empty `{}`", dir.display())),
+        }
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create `{}`", dir.display()))?;
+    }
     let mut log = String::new();
     if let Some(cmd) = &step.command {
-        let p = cmd.process(objtree);
+        let mut p = cmd.process(objtree);
+        for (k, v) in plan
+            .vintage
+            .exported_env(&plan.srctree.display().to_string())
+        {
+            p = p.env(k, v);
+        }
         let out = p.output()?;
-        if cmd.stdout.is_none() {
+        // Kbuild sends some tools' standard output to /dev/null unless V=1.
+        if cmd.stdout.is_none() && (verbose || !step.quiet_stdout) {
             log.push_str(&out.stdout);
         }
         log.push_str(&out.stderr);
         if !out.success() {
-            return Err(anyhow::anyhow!("{}", log.trim_end()));
+            let log = log.trim_end().to_string();
+            if step.always {
+                use std::os::unix::process::ExitStatusExt as _;
+                let code = out
+                    .status
+                    .code()
+                    .unwrap_or_else(|| 128 + out.status.signal().unwrap_or(0));
+                return Err(TestFailed { code, log }.into());
+            }
+            return Err(anyhow::anyhow!("{log}"));
         }
         if let Some(to) = &cmd.stdout {
             crate::fsutil::write_if_changed(&objtree.join(to), out.stdout.as_bytes())?;
@@ -206,7 +270,9 @@ fn run_step(
             log.push('\n');
         }
     }
-    write_fingerprint(plan, step, cfg_syms)?;
+    if !step.always {
+        write_fingerprint(plan, step, cfg_syms)?;
+    }
     Ok(log)
 }
 
@@ -218,6 +284,11 @@ fn write_fingerprint(plan: &Plan, step: &Step, cfg_syms: &DotConfig) -> anyhow::
     if let Some(d) = &step.depfile {
         let text = std::fs::read_to_string(objtree.join(d))
             .with_context(|| format!("`{}` did not write its depfile `{d}`", step.id))?;
+        inputs.extend(fingerprint::parse_depfile(&text));
+    }
+    if let Some(d) = &step.inputs_from {
+        let text = std::fs::read_to_string(objtree.join(d))
+            .with_context(|| format!("`{}` reads what `{d}` lists, and it is missing", step.id))?;
         inputs.extend(fingerprint::parse_depfile(&text));
     }
     for i in &step.inputs {
@@ -330,32 +401,53 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     let mut starts: Vec<Duration> = vec![Duration::ZERO; n];
     let mut running: Vec<usize> = vec![];
     let mut failed: Option<String> = None;
+    let mut exit_code: Option<i32> = None;
     let progress = Progress {
         on: !out.json() && !out.quiet && !out.verbose && std::io::stderr().is_terminal(),
     };
     let t0 = Instant::now();
     let (tx, rx) = mpsc::channel::<Finished>();
-    let jobs = opts.jobs.max(1);
+    // Under make's jobserver its tokens bound the parallelism, not `-j`: a step beyond the
+    // first takes a token, held until it ends (the first runs on rkbuild's own).
+    let jobserver = crate::process::jobserver();
+    let jobs = if jobserver.is_some() {
+        usize::MAX
+    } else {
+        opts.jobs.max(1)
+    };
+    let mut tokens: Vec<Option<jobserver::Acquired>> = (0..n).map(|_| None).collect();
+    let mut starved = false;
+    // The step waiting for a token, with why it runs.
+    let mut held: Option<(usize, String)> = None;
 
     std::thread::scope(|scope| loop {
         while failed.is_none() && running.len() < jobs {
-            let Some(i) = ready.pop_front() else { break };
+            // Test runs one at a time, so each one's output follows its own header line.
+            let testing = running.iter().any(|&r| plan.steps[r].always);
+            let Some(at) = ready
+                .iter()
+                .position(|&i| !(testing && plan.steps[i].always))
+            else {
+                break;
+            };
+            let i = ready.remove(at).expect("found above");
             let step = &plan.steps[i];
-            let why = if dep_rebuilt[i] {
+            // A step that waited for a token was checked (and looked up in the cache) already.
+            let resumed = held.as_ref().is_some_and(|(j, _)| *j == i);
+            let why = if resumed {
+                held.take().map(|(_, why)| why)
+            } else if dep_rebuilt[i] {
                 Some("a dependency was rebuilt".to_string())
             } else {
                 check(plan, step, opts.cfg)
             };
             let Some(why) = why else {
-                reports[i] = Some(StepReport {
-                    id: step.id.clone(),
-                    tag: step.tag.clone(),
-                    tool: step.command.is_some(),
-                    status: Status::Fresh,
-                    why: "up to date".into(),
-                    duration_ms: 0,
-                    start_ms: t0.elapsed().as_millis() as u64,
-                });
+                reports[i] = Some(StepReport::new(
+                    step,
+                    Status::Fresh,
+                    "up to date".into(),
+                    t0.elapsed().as_millis() as u64,
+                ));
                 for &u in &users[i] {
                     waiting[u] -= 1;
                     if waiting[u] == 0 {
@@ -364,7 +456,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                 }
                 continue;
             };
-            if let Some(cache) = opts.cache {
+            if let Some(cache) = opts.cache.filter(|_| !step.always && !resumed) {
                 match restore_from(cache, plan, step, opts.cfg) {
                     Ok(Some(log)) => {
                         progress.clear();
@@ -374,15 +466,12 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                             why: &why,
                             output: &log,
                         });
-                        reports[i] = Some(StepReport {
-                            id: step.id.clone(),
-                            tag: step.tag.clone(),
-                            tool: step.command.is_some(),
-                            status: Status::Cached,
+                        reports[i] = Some(StepReport::new(
+                            step,
+                            Status::Cached,
                             why,
-                            duration_ms: 0,
-                            start_ms: t0.elapsed().as_millis() as u64,
-                        });
+                            t0.elapsed().as_millis() as u64,
+                        ));
                         for &u in &users[i] {
                             dep_rebuilt[u] = true;
                             waiting[u] -= 1;
@@ -402,6 +491,23 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                     }
                 }
             }
+            // It runs: a token of make's first, beyond the first running step; none free:
+            // it waits at the front (for one, or for a step to end).
+            let token = match jobserver.filter(|_| !running.is_empty()) {
+                Some(j) => match j.try_acquire() {
+                    Ok(Some(t)) => Some(t),
+                    Ok(None) => {
+                        starved = true;
+                        held = Some((i, why));
+                        ready.push_front(i);
+                        break;
+                    }
+                    // No non-blocking read on this jobserver: wait for a token.
+                    Err(_) => j.acquire().ok(),
+                },
+                None => None,
+            };
+            starved = false;
             progress.clear();
             let command = step.command.as_ref().map(|c| c.display());
             out.say(Message::Started {
@@ -412,20 +518,18 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                 },
             });
             starts[i] = t0.elapsed();
-            reports[i] = Some(StepReport {
-                id: step.id.clone(),
-                tag: step.tag.clone(),
-                tool: step.command.is_some(),
-                status: Status::Built,
+            reports[i] = Some(StepReport::new(
+                step,
+                Status::Built,
                 why,
-                duration_ms: 0,
-                start_ms: starts[i].as_millis() as u64,
-            });
+                starts[i].as_millis() as u64,
+            ));
             running.push(i);
+            tokens[i] = token;
             let tx = tx.clone();
             let objcopy = opts.objcopy.clone();
             let cfg = opts.cfg;
-            let cache = opts.cache;
+            let cache = opts.cache.filter(|_| !plan.steps[i].always);
             scope.spawn(move || {
                 let t = Instant::now();
                 let step = &plan.steps[i];
@@ -444,7 +548,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                         return;
                     }
                 }
-                let result = run_step(plan, step, &objcopy, cfg).map(|mut log| {
+                let result = run_step(plan, step, &objcopy, cfg, out.verbose).map(|mut log| {
                     // A cache that cannot take the outputs never fails the build.
                     let action =
                         cache.and_then(|c| Some((c, cached::Action::of_step(plan, step, cfg)?)));
@@ -469,7 +573,16 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         let names: Vec<&str> = running.iter().map(|&i| plan.steps[i].id.as_str()).collect();
         let done = reports.iter().filter(|r| r.is_some()).count() - running.len();
         progress.show(done, n, &names);
-        let f = rx.recv().expect("a worker always reports");
+        // Waiting for a token too: look again soon, as another job of make's may end first.
+        let f = if starved {
+            match rx.recv_timeout(Duration::from_millis(20)) {
+                Ok(f) => f,
+                Err(_) => continue,
+            }
+        } else {
+            rx.recv().expect("a worker always reports")
+        };
+        tokens[f.index] = None;
         running.retain(|&i| i != f.index);
         let step = &plan.steps[f.index];
         let report = reports[f.index].as_mut().expect("started");
@@ -517,6 +630,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                 });
                 if failed.is_none() {
                     failed = Some(format!("`{}`", step.id));
+                    exit_code = e.downcast_ref::<TestFailed>().map(|t| t.code);
                 }
             }
         }
@@ -529,17 +643,29 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         .iter()
         .zip(reports)
         .map(|(s, r)| {
-            r.unwrap_or_else(|| StepReport {
-                id: s.id.clone(),
-                tag: s.tag.clone(),
-                tool: s.command.is_some(),
-                status: Status::Skipped,
-                why: "not started: an earlier step failed".into(),
-                duration_ms: 0,
-                start_ms: 0,
+            r.unwrap_or_else(|| {
+                StepReport::new(
+                    s,
+                    Status::Skipped,
+                    "not started: an earlier step failed".into(),
+                    0,
+                )
             })
         })
         .collect();
+    let mut steps = steps;
+    for (i, s) in plan.steps.iter().enumerate() {
+        steps[i].ready_ms = s
+            .deps
+            .iter()
+            .map(|d| {
+                let r = &steps[index[d.as_str()]];
+                r.start_ms + r.duration_ms
+            })
+            .max()
+            .unwrap_or(0)
+            .min(steps[i].start_ms);
+    }
     // Critical path over the steps that ran: longest chain of durations through deps.
     let mut finish = vec![0u64; n];
     for (i, s) in plan.steps.iter().enumerate() {
@@ -556,6 +682,20 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         };
         finish[i] = before + own;
     }
+    // The chain itself: from the step that finishes last, back through the dependency that
+    // finished last.
+    let mut critical_path = vec![];
+    let mut at = (0..n).filter(|&i| finish[i] > 0).max_by_key(|&i| finish[i]);
+    while let Some(i) = at {
+        critical_path.push(plan.steps[i].id.clone());
+        at = plan.steps[i]
+            .deps
+            .iter()
+            .map(|d| index[d.as_str()])
+            .filter(|&j| finish[j] > 0)
+            .max_by_key(|&j| finish[j]);
+    }
+    critical_path.reverse();
     let summary = Summary {
         built: steps.iter().filter(|s| s.status == Status::Built).count(),
         fresh: steps.iter().filter(|s| s.status == Status::Fresh).count(),
@@ -567,6 +707,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             .map(|s| s.duration_ms)
             .sum(),
         critical_path_ms: finish.into_iter().max().unwrap_or(0),
+        critical_path,
         steps,
     };
     if let Some(failed) = failed {
@@ -579,7 +720,8 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             failed,
             done: summary.built + summary.fresh + summary.cached,
             not_run,
-            summary,
+            summary: Box::new(summary),
+            exit_code,
         });
     }
     for s in summary.steps.iter().filter(|s| s.status == Status::Fresh) {

@@ -58,6 +58,32 @@ pub fn run(
             let args = ["-w".to_string(), "-W".to_string(), pattern.clone()];
             objcopy_in_place(objcopy, &args, output).map(|_| None)
         }
+        PostStep::Generate { program, env } => {
+            let mut p = Process::new(objtree.join(program.trim_start_matches("./"))).cwd(objtree);
+            for (k, v) in env {
+                p = p.env(k, v);
+            }
+            let out = p.output()?;
+            if !out.success() {
+                bail!("`{p}` failed:\n{}{}", out.stdout, out.stderr.trim_end());
+            }
+            Ok(None)
+        }
+        PostStep::Retouch {
+            output,
+            krate,
+            copy,
+            replace,
+            css_line,
+            check_links_in,
+        } => super::retouch::run(&super::retouch::Retouch {
+            output: &objtree.join(output),
+            krate: krate.as_deref(),
+            copy,
+            replace,
+            css_line,
+            check_links_in: check_links_in.as_deref(),
+        }),
         PostStep::CheckBuildError { deny } => {
             let data = std::fs::read(output)
                 .with_context(|| format!("cannot read `{}`", output.display()))?;

@@ -15,6 +15,8 @@ pub enum Compiler {
     ClippyDriver,
     /// The host compiler for proc macros (`HOSTRUSTC`): the same rustc.
     HostRustc,
+    /// `RUSTDOC` (doctests, documentation).
+    Rustdoc,
 }
 
 /// A compile command: environment, compiler and arguments.
@@ -58,10 +60,6 @@ pub fn command(ctx: &Ctx, t: &CmdTemplate, u: &Unit, clippy: bool) -> Result<Cra
         "rust-common-flags" => rust_common_flags(ctx),
         _ => vec![],
     };
-    let mut args: Vec<Flag> = base
-        .into_iter()
-        .filter(|f| !u.skip_flags.contains(&f.arg))
-        .collect();
     // `{cross_flags}`: the 2021 per-rule target (empty where the target is in KBUILD_RUSTFLAGS).
     let mut vars = u.vars.clone();
     vars.list(
@@ -69,18 +67,24 @@ pub fn command(ctx: &Ctx, t: &CmdTemplate, u: &Unit, clippy: bool) -> Result<Cra
         super::args(&crate::targetspec::cross_flags(ctx)),
     );
     let why = template_why(t);
+    let pre = expand(&t.pre, &vars).map_err(FlagError::Contradiction)?;
+    let mut args: Vec<Flag> = pre.into_iter().map(|w| Flag::new(w, why.clone())).collect();
+    // `$(filter-out $(skip_flags) …,base)`: make's patterns.
+    args.extend(base.into_iter().filter(|f| {
+        !crate::makefile::filtered_out(&f.arg, u.skip_flags)
+            && !crate::makefile::filtered_out(&f.arg, &t.remove)
+    }));
     let words = expand(&t.args, &vars).map_err(FlagError::Contradiction)?;
     args.extend(words.into_iter().map(|w| Flag::new(w, why.clone())));
     let mut env = vec![];
     for [k, v] in u.env.iter().chain(&t.env) {
         env.push((k.clone(), vars.fill(v).map_err(FlagError::Contradiction)?));
     }
-    let compiler = if clippy && !u.skip_clippy {
-        Compiler::ClippyDriver
-    } else if t.compiler == "host-rustc" {
-        Compiler::HostRustc
-    } else {
-        Compiler::Rustc
+    let compiler = match t.compiler.as_str() {
+        "rustdoc" => Compiler::Rustdoc,
+        _ if clippy && t.clippy && !u.skip_clippy => Compiler::ClippyDriver,
+        "host-rustc" => Compiler::HostRustc,
+        _ => Compiler::Rustc,
     };
     Ok(CrateCmd {
         env,

@@ -50,6 +50,30 @@ pub fn symbol_lines(
     })
 }
 
+/// The symbols `include/generated/autoconf.h` writes as hex numbers (`#define CONFIG_X 0x…`,
+/// the kernel's printer prefixes every hex value): their type, where the tree's Kconfig is not
+/// read (a distribution's headers ship this file).
+pub fn autoconf_hex(text: &str) -> std::collections::HashSet<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("#define CONFIG_"))
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(_, v)| v.starts_with("0x") || v.starts_with("0X"))
+        .map(|(n, _)| n.to_string())
+        .collect()
+}
+
+/// Symbols whose value could be read two ways without their type: a bare decimal number is an
+/// `int` as written, or a `hex` that rustc_cfg writes with `0x`.
+pub fn ambiguous_numbers(cfg: &DotConfig) -> Vec<&str> {
+    cfg.entries
+        .iter()
+        .filter(|(_, e)| {
+            matches!(&e.value, Value::Bare(v) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(|(n, _)| n.as_str())
+        .collect()
+}
+
 /// Renders the whole file. `types` gives a symbol's Kconfig type where known.
 pub fn render(
     cfg: &DotConfig,
@@ -99,6 +123,14 @@ mod tests {
 
     fn lines(v: Value, ty: Option<SymType>) -> Vec<String> {
         symbol_lines("X", &v, ty).unwrap()
+    }
+
+    #[test]
+    fn hex_symbols_from_autoconf_h() {
+        let h = "#define CONFIG_A 0x0\n#define CONFIG_B 12\n#define CONFIG_C \"0x1\"\n#define CONFIG_D 0X10\n";
+        let hex = autoconf_hex(h);
+        assert!(hex.contains("A") && hex.contains("D"));
+        assert!(!hex.contains("B") && !hex.contains("C"));
     }
 
     #[test]

@@ -40,6 +40,14 @@ pub struct Gated<T> {
     pub when: When,
 }
 
+/// The words of every group whose gate holds, in order.
+pub fn words_holding(list: &[Gated<Vec<String>>], facts: &dyn Facts) -> Vec<String> {
+    list.iter()
+        .filter(|g| g.when.holds(facts))
+        .flat_map(|g| g.value.iter().cloned())
+        .collect()
+}
+
 fn version(s: &str) -> (u64, u64, u64) {
     let mut it = s.split('.').map(|p| p.parse::<u64>().unwrap_or(0));
     (

@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-pub use cond::{Facts, Gated, When};
+pub use cond::{words_holding, Facts, Gated, When};
 pub use template::{expand, Vars};
 
 /// One kernel layout.
@@ -80,6 +80,19 @@ pub struct Layout {
     /// `make rustfmt` / `rustfmtcheck`: which Rust files are the kernel's to format.
     #[serde(default)]
     pub fmt: Option<FmtDesc>,
+    /// `make rusttest`: the host tests, where the layout has them.
+    #[serde(default)]
+    pub rusttest: Option<RusttestDesc>,
+    /// `make rustdoc`: the HTML documentation, where the layout has it.
+    #[serde(default)]
+    pub rustdoc: Option<RustdocDesc>,
+    /// CONFIG_RUST_KERNEL_DOCTESTS: the kernel crate's doctests as KUnit tests.
+    #[serde(default)]
+    pub doctests: Option<DoctestsDesc>,
+    /// What the top Makefile exports to every command besides `RUSTC_BOOTSTRAP=1`
+    /// (`CLIPPY_CONF_DIR`, so clippy reads the tree's `.clippy.toml`); `{srctree}` is filled.
+    #[serde(default)]
+    pub exported_env: Vec<[String; 2]>,
     /// make's arguments for modpost and the final link of the tree's own modules over
     /// rkbuild's objects (`rkbuild build --modules`), run in the object tree: `{srctree}`.
     #[serde(default)]
@@ -194,16 +207,30 @@ pub struct CmdTemplate {
     /// What comes before the arguments: `rust-flags` (KBUILD_RUSTFLAGS + kernel/module flags +
     /// the rustc_cfg argfile), `rust-common-flags`, or `none`.
     pub base: String,
-    /// `rustc` (clippy-driver with `--clippy`) or `host-rustc` (never clippy: HOSTRUSTC).
+    /// `rustc` (clippy-driver with `--clippy`), `host-rustc` (never clippy: HOSTRUSTC) or
+    /// `rustdoc`.
     #[serde(default = "default_compiler")]
     pub compiler: String,
+    /// `--clippy` runs clippy-driver here (`$(RUSTC_OR_CLIPPY)`); false where the rule
+    /// names `$(RUSTC)` itself.
+    #[serde(default = "yes")]
+    pub clippy: bool,
     /// Environment before the program, in order.
     #[serde(default)]
     pub env: Vec<[String; 2]>,
+    /// Words before the flag base (`rustc --test $(rust_common_flags) …`).
+    #[serde(default)]
+    pub pre: Vec<String>,
+    /// make patterns removed from the flag base (`--remap-path-scope=%`), as the crate's
+    /// `skip_flags` are.
+    #[serde(default)]
+    pub remove: Vec<String>,
     pub args: Vec<String>,
     /// The step's id (its main output).
     pub id: String,
     pub outputs: Vec<String>,
+    /// The depfile the tool writes; empty for none (rustdoc's doctests).
+    #[serde(default)]
     pub depfile: String,
     /// Kbuild's quiet tag (`RUSTC L`); with clippy the `RUSTC` part becomes `CLIPPY`.
     pub tag: String,
@@ -211,6 +238,10 @@ pub struct CmdTemplate {
 
 fn default_compiler() -> String {
     "rustc".into()
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// What driver objects get.
@@ -301,8 +332,11 @@ pub struct ObjtoolDesc {
 pub struct CRun {
     /// Relative to the object tree: the step's id.
     pub output: String,
-    /// Relative to the source tree.
+    /// Relative to the source tree (to the object tree when `generated`).
     pub input: String,
+    /// The input is made in the object tree, and the command spells it so.
+    #[serde(default)]
+    pub generated: bool,
     /// The arguments after the compiler: `{depfile_flag}`, `{c_flags}`, `{input}` …
     pub args: Vec<String>,
     pub depfile: String,
@@ -416,6 +450,145 @@ pub struct ExportsDesc {
     pub skip: Vec<String>,
     /// `[object, header]` pairs, relative to the object tree.
     pub headers: Vec<[String; 2]>,
+}
+
+/// `make rusttest` (rust/Makefile): host libraries for the tests (`rusttestlib-*`), each test
+/// crate compiled with `--test` and run, and its doctests (`rusttest-*`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RusttestDesc {
+    /// `cmd_rustc_test_library`; `{crate_type}` and `{lib_file}` are the crate's.
+    pub library: CmdTemplate,
+    /// The compile half of `cmd_rustc_test`.
+    pub test: CmdTemplate,
+    /// Its run half: the test binary and `$(rustc_test_run_flags)`, in the object tree.
+    pub run: Vec<String>,
+    /// `cmd_rustdoc_test`; `{doctest_flags}` is the crate's `rustdoc_test_target_flags`.
+    pub doctest: CmdTemplate,
+    /// The libraries, then the tests in the order `rusttest:` lists them.
+    #[serde(rename = "crate")]
+    pub crates: Vec<TestCrate>,
+}
+
+/// `make rustdoc` (rust/Makefile): `cmd_rustdoc` for each documented crate, then the
+/// retouching of the HTML (the kernel's logo, links into the source tree).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RustdocDesc {
+    /// Where the HTML goes, relative to the object tree (`rustdoc_output`).
+    pub output: String,
+    /// `$(rustdoc_modifiers_workaround)`, gated by the rustc version (`{modifiers}`).
+    #[serde(default)]
+    pub modifiers: Vec<Gated<Vec<String>>>,
+    /// `cmd_rustdoc` for a target crate, and for a host one (`rustdoc_host`).
+    pub target: CmdTemplate,
+    pub host: CmdTemplate,
+    pub retouch: RetouchDesc,
+    /// The crates, in the order `rustdoc:` and its prerequisites list them.
+    #[serde(rename = "crate")]
+    pub crates: Vec<DocCrate>,
+}
+
+/// What the `rustdoc` target does to rustdoc's output once the crates are documented.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RetouchDesc {
+    /// Files of the source tree copied into `static.files/`.
+    pub copy: Vec<String>,
+    /// `sed -E` replacements in every HTML file: a regular expression and what replaces it
+    /// (`$1` for a group; `{srctree_real}` is the source tree's real path).
+    pub replace: Vec<[String; 2]>,
+    /// The line appended to rustdoc's CSS (`static.files/rustdoc-*.css`).
+    pub css_line: String,
+    /// Warn about `srctree/` links to files the source tree lacks.
+    #[serde(default)]
+    pub check_srctree_links: bool,
+}
+
+/// The kernel crate's doctests as KUnit tests (rust/Makefile's `cmd_rustdoc_test_kernel`):
+/// rustdoc saves each doctest through the kernel's test builder, the kernel's generator turns
+/// them into one Rust file and one C file, which are compiled into the kernel.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DoctestsDesc {
+    /// The symbols that turn them on (all must be set).
+    pub config: Vec<String>,
+    /// The folder rustdoc saves the tests in, emptied first.
+    pub clean: String,
+    /// `$(doctests_modifiers_workaround)`, gated by rustc version (`{modifiers}`).
+    #[serde(default)]
+    pub modifiers: Vec<Gated<Vec<String>>>,
+    /// The rustdoc run; its outputs are the generator's.
+    pub cmd: CmdTemplate,
+    /// rustdoc's standard output goes to /dev/null unless V=1 (`$(rustdoc_test_kernel_quiet)`).
+    #[serde(default)]
+    pub quiet_stdout: bool,
+    /// The generator, run in the object tree after rustdoc (`scripts/rustdoc_test_gen`),
+    /// with the environment make exports to it (`srctree`).
+    pub generator: String,
+    #[serde(default)]
+    pub generator_env: Vec<[String; 2]>,
+    /// Programs of the object tree the run uses (the test builder, the generator).
+    pub tools: Vec<String>,
+    /// Steps first (the kernel crate).
+    pub after: Vec<String>,
+    /// The depfile of the kernel crate's compile: what rustdoc reads.
+    pub sources: String,
+    /// The Rust object compiled from the generated file with the driver rule, and its
+    /// module name (`RUST_MODFILE`).
+    pub object: String,
+    pub modfile: String,
+}
+
+/// A crate `make rustdoc` documents.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocCrate {
+    pub name: String,
+    pub root: String,
+    /// Documented as a host crate (`rustdoc_host`: the common flags, no sysroot override).
+    #[serde(default)]
+    pub host: bool,
+    /// `rustc_target_flags`.
+    #[serde(default)]
+    pub flags: Vec<Word>,
+    #[serde(default)]
+    pub skip_flags: Vec<String>,
+    /// `rustc_target_envs`.
+    #[serde(default)]
+    pub env: Vec<[String; 2]>,
+    /// Steps first: the other crates' documentation (as make orders them) and the built
+    /// crates rustdoc reads (their metadata).
+    #[serde(default)]
+    pub after: Vec<String>,
+    /// The depfile of this crate's compile: rustdoc reads the same sources, so the
+    /// documentation is rebuilt when one of them changes (rustdoc of these rustcs writes no
+    /// depfile of its own).
+    pub sources: String,
+}
+
+/// A crate of `make rusttest`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestCrate {
+    pub name: String,
+    /// `rlib` or `proc-macro` (a `rusttestlib-*` library), or `test` (a `rusttest-*` target).
+    pub kind: String,
+    pub root: String,
+    /// `rustc_target_flags`.
+    #[serde(default)]
+    pub flags: Vec<Word>,
+    #[serde(default)]
+    pub skip_flags: Vec<String>,
+    /// `rustc_target_envs`.
+    #[serde(default)]
+    pub env: Vec<[String; 2]>,
+    /// The make prerequisites: step ids of the test libraries and of the main build.
+    #[serde(default)]
+    pub after: Vec<String>,
+    /// Its doctests run too (`cmd_rustdoc_test`), with these `rustdoc_test_target_flags`.
+    #[serde(default)]
+    pub doctest: Option<Vec<String>>,
 }
 
 /// One crate of `rust/`.
@@ -715,11 +888,7 @@ impl Layout {
 
     /// The intrinsics redirected for these facts.
     pub fn redirected_intrinsics(&self, facts: &dyn Facts) -> Vec<String> {
-        self.intrinsics
-            .iter()
-            .filter(|g| g.when.holds(facts))
-            .flat_map(|g| g.value.iter().cloned())
-            .collect()
+        words_holding(&self.intrinsics, facts)
     }
 
     /// The minimum tool versions for an arch (its SRCARCH).
@@ -735,6 +904,14 @@ impl Layout {
 
     pub fn uses_json_targets(&self) -> bool {
         self.target.style == "json"
+    }
+
+    /// [`Layout::exported_env`] for a source tree.
+    pub fn exported_env(&self, srctree: &str) -> Vec<(String, String)> {
+        self.exported_env
+            .iter()
+            .map(|[k, v]| (k.clone(), v.replace("{srctree}", srctree)))
+            .collect()
     }
 
     /// Which sections make up KBUILD_RUSTFLAGS, in order.
@@ -792,6 +969,26 @@ impl Layout {
         if let Some(h) = &self.host_library {
             templates.push(("host_library", h));
         }
+        if let Some(d) = &self.rustdoc {
+            templates.push(("rustdoc.target", &d.target));
+            templates.push(("rustdoc.host", &d.host));
+            for [re, _] in &d.retouch.replace {
+                regex::Regex::new(re)
+                    .map_err(|e| bad(format!("rustdoc.retouch.replace `{re}`: {e}")))?;
+            }
+        }
+        if let Some(r) = &self.rusttest {
+            templates.push(("rusttest.library", &r.library));
+            templates.push(("rusttest.test", &r.test));
+            templates.push(("rusttest.doctest", &r.doctest));
+            for c in &r.crates {
+                one_of(
+                    &format!("rusttest crate `{}` kind", c.name),
+                    &c.kind,
+                    &["rlib", "proc-macro", "test"],
+                )?;
+            }
+        }
         for (what, t) in templates {
             one_of(
                 &format!("{what}.base"),
@@ -801,7 +998,7 @@ impl Layout {
             one_of(
                 &format!("{what}.compiler"),
                 &t.compiler,
-                &["rustc", "host-rustc"],
+                &["rustc", "host-rustc", "rustdoc"],
             )?;
         }
         let mut names = std::collections::HashSet::new();

@@ -25,4 +25,4 @@ pub use expand::{Scope, Word};
 pub use known::{glob, show, Around, UNKNOWN};
 pub use lines::{Loc, Op};
 pub use read::{normalize, Includes, ReadError, Reader, Unread, Unrun};
-pub use words::filter_out;
+pub use words::{filter_out, filtered_out};

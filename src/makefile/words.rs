@@ -136,6 +136,11 @@ pub fn filter_out(words: &mut Vec<String>, patterns: &[String]) {
     words.retain(|w| !patterns.iter().any(|p| pattern_stem(p, w).is_some()));
 }
 
+/// Whether make's `$(filter-out PATTERNS,WORD)` drops `word`.
+pub fn filtered_out(word: &str, patterns: &[String]) -> bool {
+    patterns.iter().any(|p| pattern_stem(p, word).is_some())
+}
+
 /// What `%` matches when `word` matches `pattern` (`""` for a pattern without `%`).
 pub(super) fn pattern_stem<'a>(pattern: &str, word: &'a str) -> Option<&'a str> {
     match pattern.split_once('%') {

@@ -11,11 +11,14 @@
 //! steps so every step comes after what it needs.
 
 mod c_parts;
+mod doctests;
 mod drivers;
 pub mod extmod;
 mod graph;
 pub mod kbuild;
 mod rust_dir;
+pub mod rustdoc;
+pub mod rusttest;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -49,6 +52,19 @@ pub enum StepKind {
     C,
     /// Objects of a module linked into one (`cmd_ld_multi_m`).
     Link,
+    /// A host library for the tests (`cmd_rustc_test_library`).
+    TestLibrary,
+    /// A test binary (`rustc --test`, `cmd_rustc_test`).
+    Test,
+    /// A test binary run (the second half of `cmd_rustc_test`): every time.
+    TestRun,
+    /// A crate's doctests (`rustdoc --test`, `cmd_rustdoc_test`): every time.
+    DocTest,
+    /// A crate's HTML documentation (`cmd_rustdoc`).
+    Doc,
+    /// The kernel crate's doctests saved and turned into KUnit tests
+    /// (`cmd_rustdoc_test_kernel`).
+    DocTestsKunit,
 }
 
 /// A command line: environment, program and arguments, run in the object tree.
@@ -65,7 +81,12 @@ pub struct Command {
 impl Command {
     /// The process, run in `objtree`, with `RUSTC_BOOTSTRAP=1` as the top Makefile exports it.
     pub fn process(&self, objtree: &Path) -> Process {
-        let mut p = Process::new(&self.program).cwd(objtree);
+        // A program of the object tree (`./rust/test/macros`) is found there, not in our cwd.
+        let mut p = match self.program.strip_prefix("./") {
+            Some(rel) => Process::new(objtree.join(rel)),
+            None => Process::new(&self.program),
+        }
+        .cwd(objtree);
         for (k, v) in &self.env {
             p = p.env(k, v);
         }
@@ -109,6 +130,28 @@ pub enum PostStep {
     /// `rustfmt --config-path $(srctree)/.rustfmt.toml $@` after a macro expansion (`.rsi`),
     /// when the program is found (Kbuild's `command -v $(RUSTFMT) &&`).
     Rustfmt { program: String, config: String },
+    /// A program of the object tree run there after the command (the doctests' generator,
+    /// `scripts/rustdoc_test_gen`).
+    Generate {
+        program: String,
+        env: Vec<(String, String)>,
+    },
+    /// The `rustdoc` target's retouching: regex replacements in one crate's HTML pages, or
+    /// (no crate) in the shared pages, with files copied into `static.files/` and a line
+    /// appended to the CSS.
+    Retouch {
+        /// rustdoc's output folder, relative to the object tree.
+        output: String,
+        /// The crate whose folders (`NAME/`, `src/NAME/`) are retouched; none: the rest.
+        krate: Option<String>,
+        /// Source-tree files copied into `static.files/`.
+        copy: Vec<String>,
+        /// (regular expression, replacement) over every HTML file.
+        replace: Vec<(String, String)>,
+        css_line: String,
+        /// The source tree whose files `srctree/` links must name, when they are checked.
+        check_links_in: Option<String>,
+    },
 }
 
 /// One step of the build.
@@ -138,6 +181,9 @@ pub struct Step {
     pub linked: bool,
     /// Run through clippy-driver.
     pub clippy: bool,
+    /// Runs every time it is asked for, never fresh nor cached (a test run).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub always: bool,
     /// Steps that must finish first (ids).
     pub deps: Vec<String>,
     /// Files read that the depfile may not name (bindgen parameters, target spec, objects).
@@ -146,6 +192,16 @@ pub struct Step {
     pub outputs: Vec<String>,
     /// The dependency file the tool writes (rustc `--emit=dep-info`, clang `-MMD`).
     pub depfile: Option<String>,
+    /// Its standard output is shown only with `-v` (Kbuild's `>/dev/null` unless V=1).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub quiet_stdout: bool,
+    /// A folder emptied before the command runs (rustdoc saves the doctests there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empties: Option<String>,
+    /// Another step's depfile whose inputs this one reads too (rustdoc reads what its
+    /// crate's compile read, and writes no depfile itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inputs_from: Option<String>,
     /// `None` for steps rkbuild does itself (exports).
     pub command: Option<Command>,
     pub post: Vec<PostStep>,
@@ -168,10 +224,14 @@ impl Step {
             module: false,
             linked: true,
             clippy: false,
+            always: false,
             deps: vec![],
             inputs: vec![],
             outputs: vec![],
             depfile: None,
+            inputs_from: None,
+            empties: None,
+            quiet_stdout: false,
             command: None,
             post: vec![],
         }
@@ -230,6 +290,8 @@ pub struct Inputs<'a> {
     pub rustc: String,
     /// clippy-driver, when `--clippy` asks for it.
     pub clippy_driver: Option<String>,
+    /// rustdoc, when a step runs it (doctests, documentation).
+    pub rustdoc: Option<String>,
     pub bindgen: String,
     pub hostcc: String,
     pub hostldflags: String,
@@ -249,11 +311,32 @@ pub struct Inputs<'a> {
     pub tools: BTreeMap<String, String>,
 }
 
-/// Builds the plan for the tree's layout and the drivers its makefiles list, with the
-/// single-file targets asked for (`foo.rsi`, `foo.s`, `foo.ll` of a driver `foo.rs`).
-pub fn make(inp: &Inputs, clippy: bool, singles: &[String]) -> anyhow::Result<Plan> {
-    let steps = rust_dir::steps(inp, clippy)?;
-    drivers::with_drivers(inp, clippy, steps, singles)
+/// What a plan is for, besides building `rust/` and the drivers.
+#[derive(Clone, Debug, Default)]
+pub struct Goals {
+    /// clippy-driver where Kbuild runs it with `CLIPPY=1`.
+    pub clippy: bool,
+    /// Single-file targets of drivers (`foo.rsi`, `foo.s`, `foo.ll` of a driver `foo.rs`).
+    pub singles: Vec<String>,
+    /// The steps of `make rusttest` too.
+    pub rusttest: bool,
+    /// The steps of `make rustdoc` too.
+    pub rustdoc: bool,
+}
+
+/// Builds the plan for the tree's layout and the drivers its makefiles list, with what the
+/// goals add.
+pub fn make(inp: &Inputs, goals: &Goals) -> anyhow::Result<Plan> {
+    let mut steps = rust_dir::steps(inp, goals.clippy)?;
+    if goals.rusttest {
+        steps.extend(rusttest::steps(inp, goals.clippy)?);
+    }
+    if goals.rustdoc {
+        steps.extend(rustdoc::steps(inp)?);
+    }
+    steps.extend(doctests::steps(inp, goals.clippy)?);
+    rust_dir::drop_unmade_generated(inp.ctx.vintage, &mut steps);
+    drivers::with_drivers(inp, goals.clippy, steps, &goals.singles)
 }
 
 /// Words of a `bindgen_parameters` file: comments and blank lines dropped, shell-split.
@@ -281,6 +364,17 @@ pub(crate) fn program(inp: &Inputs, c: Compiler) -> String {
             .clone()
             .unwrap_or_else(|| inp.rustc.clone()),
         Compiler::Rustc | Compiler::HostRustc => inp.rustc.clone(),
+        Compiler::Rustdoc => inp.rustdoc.clone().unwrap_or_else(|| "rustdoc".into()),
+    }
+}
+
+/// The command a template made, with its compiler's program.
+pub(crate) fn command_of(inp: &Inputs, cmd: &crate::flags::crates::CrateCmd) -> Command {
+    Command {
+        env: cmd.env.clone(),
+        program: program(inp, cmd.compiler),
+        args: cmd.argv(),
+        stdout: None,
     }
 }
 
@@ -408,6 +502,7 @@ mod tests {
             lib_src: "/lib".into(),
             rustc: "rustc".into(),
             clippy_driver: Some("clippy-driver".into()),
+            rustdoc: None,
             bindgen: "bindgen".into(),
             hostcc: "cc".into(),
             hostldflags: " ".into(),
@@ -455,7 +550,11 @@ mod tests {
             out_of_srctree: true,
             has_remap_path_scope: false,
         };
-        let p = make(&inputs_for(&ctx, d.path()), true, &[]).unwrap();
+        let goals = Goals {
+            clippy: true,
+            ..Goals::default()
+        };
+        let p = make(&inputs_for(&ctx, d.path()), &goals).unwrap();
         let ids: Vec<&str> = p.steps.iter().map(|s| s.id.as_str()).collect();
         for id in [
             "rust/core.o",

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use anyhow::Context as _;
 
-use super::{describe, edition_of, program, Command, Inputs, PlanError, PostStep, Step, StepKind};
+use super::{describe, edition_of, Command, Inputs, PlanError, PostStep, Step, StepKind};
 use crate::flags::crates::{self, Compiler, Unit};
 use crate::flags::{self, BuildAssert, ObjKind};
 use crate::layout::{BindgenRun, CrateDesc, Vars, Word};
@@ -27,7 +27,7 @@ pub(super) fn base_vars(inp: &Inputs) -> Vars {
     v
 }
 
-fn fill(v: &Vars, w: &str, what: &str) -> Result<String, PlanError> {
+pub(super) fn fill(v: &Vars, w: &str, what: &str) -> Result<String, PlanError> {
     v.fill(w).map_err(|e| {
         PlanError::Unsupported(format!(
             "{what}: {e}\n  fix: the layout `{what}` names a value rkbuild does not have"
@@ -36,14 +36,19 @@ fn fill(v: &Vars, w: &str, what: &str) -> Result<String, PlanError> {
 }
 
 /// A crate's own flags for this configuration: gated groups included where their gate holds.
-fn crate_flags(inp: &Inputs, c: &CrateDesc, v: &Vars) -> Result<Vec<String>, PlanError> {
+pub(super) fn crate_flags(
+    inp: &Inputs,
+    name: &str,
+    flags: &[Word],
+    v: &Vars,
+) -> Result<Vec<String>, PlanError> {
     let mut out = vec![];
-    for w in &c.flags {
+    for w in flags {
         match w {
-            Word::Plain(w) => out.push(fill(v, w, &c.name)?),
+            Word::Plain(w) => out.push(fill(v, w, name)?),
             Word::Gated(g) if g.when.holds(inp.ctx) => {
                 for w in &g.value {
-                    out.push(fill(v, w, &c.name)?);
+                    out.push(fill(v, w, name)?);
                 }
             }
             Word::Gated(_) => {}
@@ -93,7 +98,7 @@ fn crate_step(inp: &Inputs, c: &CrateDesc, base: &Vars, clippy: bool) -> anyhow:
     v.set("name", c.name.clone());
     let root = fill(&v, &c.root, &c.name)?;
     v.set("root", root.clone());
-    let target_flags = crate_flags(inp, c, &v)?;
+    let target_flags = crate_flags(inp, &c.name, &c.flags, &v)?;
     v.list("target_flags", target_flags.clone());
     let cmd = crates::command(
         inp.ctx,
@@ -152,12 +157,7 @@ fn crate_step(inp: &Inputs, c: &CrateDesc, base: &Vars, clippy: bool) -> anyhow:
     if kind == StepKind::Library {
         s.post.extend(objtool(inp, false, false));
     }
-    s.command = Some(Command {
-        env: cmd.env.clone(),
-        program: program(inp, cmd.compiler),
-        args: cmd.argv(),
-        stdout: None,
-    });
+    s.command = Some(super::command_of(inp, &cmd));
     Ok(s)
 }
 
@@ -305,12 +305,7 @@ fn fill_config(ctx: &crate::flags::Ctx, w: &str) -> String {
 /// What Makefile.lib adds to the C flags of every kernel object (UBSAN …), for this
 /// configuration.
 pub(super) fn kernel_object_c_flags(ctx: &crate::flags::Ctx) -> Vec<String> {
-    ctx.vintage
-        .kernel_object_c_flags
-        .iter()
-        .filter(|g| g.when.holds(ctx))
-        .flat_map(|g| g.value.iter().cloned())
-        .collect()
+    crate::layout::words_holding(&ctx.vintage.kernel_object_c_flags, ctx)
 }
 
 /// The C flags of one file of `rust/`: `CFLAGS_REMOVE_…` applied, and for kernel objects
@@ -342,7 +337,11 @@ fn c_step(inp: &Inputs, cc: &str, r: &crate::layout::CRun, base: &Vars) -> anyho
     let file = r.output.rsplit('/').next().unwrap_or(&r.output);
     let out_stem = file.split('.').next().unwrap_or(file);
     let mut v = base.clone();
-    let input = format!("{}/{}", inp.ctx.srctree, r.input);
+    let input = if r.generated {
+        r.input.clone()
+    } else {
+        format!("{}/{}", inp.ctx.srctree, r.input)
+    };
     v.set("input", input.clone())
         .set("output", r.output.clone())
         .set("out_stem", out_stem)
@@ -443,8 +442,12 @@ pub(super) fn steps(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
             steps.push(c_step(inp, cc, r, &base)?);
         }
     }
-    // A generated file the layout makes only in some trees or configurations (the helpers'
-    // bindings, the arch asm files) is waited for only where it is made.
+    Ok(steps)
+}
+
+/// A generated file the layout makes only in some trees or configurations (the helpers'
+/// bindings, the arch asm files) is waited for only where it is made.
+pub(super) fn drop_unmade_generated(l: &crate::layout::Layout, steps: &mut [Step]) {
     let declared: HashSet<&str> = l
         .bindgen_runs
         .iter()
@@ -453,9 +456,8 @@ pub(super) fn steps(inp: &Inputs, clippy: bool) -> anyhow::Result<Vec<Step>> {
         .chain(l.exports.headers.iter().map(|[_, h]| h.as_str()))
         .collect();
     let made: HashSet<String> = steps.iter().map(|s| s.id.clone()).collect();
-    for s in &mut steps {
+    for s in steps.iter_mut() {
         s.deps
             .retain(|d| made.contains(d) || !declared.contains(d.as_str()));
     }
-    Ok(steps)
 }

@@ -185,6 +185,20 @@ pub fn detect_bindgen(names: &ToolNames) -> Result<Found<BindgenInfo>, ToolError
     })
 }
 
+/// What a tool that panicked said, without Rust's panic frame (`thread 'main' panicked at
+/// …`, the backtrace note): its message is what helps.
+fn without_panic_noise(text: &str) -> String {
+    text.lines()
+        .filter(|l| {
+            !(l.starts_with("thread '")
+                || l.starts_with("stack backtrace:")
+                || l.starts_with("note: run with `RUST_BACKTRACE")
+                || l.starts_with("note: Some details are omitted"))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn probe_libclang(bindgen: &Path) -> Result<Version, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let header = dir.path().join("rkbuild_libclang_probe.h");
@@ -200,7 +214,7 @@ fn probe_libclang(bindgen: &Path) -> Result<Version, String> {
         return Err(format!(
             "`{p}` failed with code {} (libclang may not be found; set LIBCLANG_PATH):\n{}",
             out.status.code().unwrap_or(-1),
-            text.trim_end()
+            without_panic_noise(&text)
         ));
     }
     version::parse_libclang_probe(&text)

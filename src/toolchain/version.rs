@@ -59,7 +59,7 @@ pub fn kernel_number(v: &Version) -> u64 {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum VersionError {
     #[error(
-        "`{tool}` printed no version in the expected form (`{expected}`); it printed:\n{output}"
+        "`{tool}` printed no version in the expected form (`{expected}`); it printed:\n{output}\n  fix: name the real tool (RUSTC, BINDGEN, … or the matching option), not a wrapper that prints something else"
     )]
     Unrecognised {
         tool: String,

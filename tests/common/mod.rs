@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 pub mod reapi;
+pub mod side_by_side;
 
 /// `../shared/oracle` beside the checkout (CI lays a copy there), or `RKBUILD_ORACLE`.
 pub fn oracle(rel: &str) -> PathBuf {

@@ -38,3 +38,22 @@ pub fn to_result(ret: core::ffi::c_int) -> Result {
         None => Ok(()),
     }
 }
+
+// Host tests (`rkbuild test`, `make rusttest`).
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errno_round_trip() {
+        let e = Error::from_errno(-22).unwrap();
+        assert_eq!(e.to_errno(), -22);
+        assert_eq!(e, code::EINVAL);
+    }
+
+    #[test]
+    fn success_is_ok() {
+        assert_eq!(to_result(0), Ok(()));
+        assert_eq!(to_result(-12), Err(code::ENOMEM));
+    }
+}
