@@ -49,13 +49,33 @@ for p in clang-22 lld-22 llvm-22 libclang1-22; do
   apt_ok "$p" "$LLVM_22" || need_apt+=("$p=$LLVM_22")
 done
 for p in clang-14 lld-14 llvm-14 libclang-14-dev make flex bison bc libelf-dev libssl-dev xz-utils \
-         hyperfine qemu-system-x86 qemu-system-arm busybox-static chromium; do
+         hyperfine busybox-static chromium; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$p")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --allow-downgrades "${need_apt[@]}" >/dev/null
+fi
+# qemu-system from the suite of the machine's own qemu-utils: a machine that ships bookworm-backports
+# qemu-utils (10.x) cannot take bookworm's qemu-system (7.2; qemu-utils Breaks it).
+qemu_need=()
+for p in qemu-system-x86 qemu-system-arm; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || qemu_need+=("$p")
+done
+if [ ${#qemu_need[@]} -gt 0 ]; then
+  if dpkg-query -W -f='${Version}' qemu-utils 2>/dev/null | grep -q 'bpo12'; then
+    log "apt-get install -t bookworm-backports ${qemu_need[*]} (beside qemu-utils $(dpkg-query -W -f='${Version}' qemu-utils))"
+    src=/etc/apt/sources.list.d/bookworm-backports.sources
+    if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+      printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' > "$src"
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -t bookworm-backports "${qemu_need[@]}" >/dev/null
+  else
+    log "apt-get install ${qemu_need[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${qemu_need[@]}" >/dev/null
+  fi
 fi
 log "rustc $(/usr/bin/rustc --version) at /usr/bin/rustc, library /usr/src/rustc-1.85.0/library"
 test -f /usr/src/rustc-1.85.0/library/core/src/lib.rs
