@@ -6,9 +6,7 @@ set -euo pipefail
 
 CACHE=${RKBUILD_CACHE:-/var/cache/rkbuild-ci}
 mkdir -p "$CACHE"
-RUST_185=1.85.0+dfsg3-1~deb12u3
 RUST_SRC_195=1.95.0+dfsg1-2~bpo13+1
-BINDGEN_VERSION=0.71.1
 # 7.3 with Rust wants LLVM >= 17; Debian's LLVM 22 (bookworm-security) with bindgen >= 0.72.1
 # (0.71.1 cannot read libclang 22's output).
 LLVM_22=1:22.1.8-1~deb12u1
@@ -16,6 +14,10 @@ BINDGEN_22_VERSION=0.73.2
 LINUX_612=linux-source-6.12
 
 log() { printf '  DEPS    %s\n' "$*"; }
+
+# What the main job needs (Debian's rustc 1.85 and its library, clang/lld/libclang 14, bindgen
+# 0.71.1, the toolchain file) comes first, from the README's first command.
+bash "$(dirname "$0")/setup.sh"
 
 apt_ok() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null | grep -qx "$2"; }
 
@@ -40,15 +42,13 @@ unpack_linux() {
   rm -rf "$dest" "$x" && mv "$dest.tmp" "$dest"
 }
 
-# 1. Debian packages: rustc 1.85 (pinned: unpinned gives 1.96), its library source, clang/lld 14,
-#    clang/lld/llvm/libclang 22 (bookworm-security) for 7.3, make; chromium renders the --timings page.
+# 1. Debian packages beyond setup.sh's: clang/lld/llvm/libclang 22 (bookworm-security) for 7.3, the
+#    kernel's build tools; chromium renders the --timings page.
 need_apt=()
-apt_ok rustc-web "$RUST_185" || need_apt+=("rustc-web=$RUST_185" "libstd-rust-web-dev=$RUST_185" "libstd-rust-web-1.85=$RUST_185")
-apt_ok rust-web-src "$RUST_185" || need_apt+=("rust-web-src=$RUST_185")
 for p in clang-22 lld-22 llvm-22 libclang1-22; do
   apt_ok "$p" "$LLVM_22" || need_apt+=("$p=$LLVM_22")
 done
-for p in clang-14 lld-14 llvm-14 libclang-14-dev make flex bison bc libelf-dev libssl-dev xz-utils \
+for p in flex bison bc libelf-dev libssl-dev xz-utils \
          hyperfine busybox-static chromium; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$p")
 done
@@ -91,13 +91,6 @@ if [ ! -f "$SRC195/usr/lib/rustlib/src/rust/library/core/src/lib.rs" ]; then
   rm -rf "$SRC195" && mv "$SRC195.tmp" "$SRC195"
 fi
 log "rust-src 1.95.0 at $SRC195/usr/lib/rustlib/src/rust/library"
-
-# 3. bindgen-cli from crates.io (0.71.1 pairs with libclang 14).
-if [ ! -x "$CACHE/bindgen/bin/bindgen" ] || ! "$CACHE/bindgen/bin/bindgen" --version | grep -q "$BINDGEN_VERSION"; then
-  log "cargo install bindgen-cli $BINDGEN_VERSION"
-  cargo install --quiet --locked bindgen-cli --version "$BINDGEN_VERSION" --root "$CACHE/bindgen"
-fi
-log "$("$CACHE/bindgen/bin/bindgen" --version) at $CACHE/bindgen/bin/bindgen"
 
 # 3b. bindgen-cli for libclang 22 (the 7.3 toolchain), beside the first one.
 if [ ! -x "$CACHE/bindgen-22/bin/bindgen" ] || ! "$CACHE/bindgen-22/bin/bindgen" --version | grep -q "$BINDGEN_22_VERSION"; then
@@ -225,5 +218,7 @@ export RKBUILD_REF_DIR=$CACHE
 export RKBUILD_TEST_DEBIAN_73_CONFIG=$DEBCFG
 export RKBUILD_TEST_BUSYBOX_ARM64=$BB64
 export RKBUILD_TEST_BGD=$BGD
+# Tests name every tool; the toolchain file setup.sh wrote is read only where a test says so.
+export RKBUILD_TOOLCHAIN=
 ENV
 log "environment in $CACHE/env.sh"

@@ -446,6 +446,7 @@ impl From<TreeArgs> for TreeOpts {
                 rustdoc: a.rustdoc,
                 rustfmt: a.rustfmt,
                 rust_lib_src: a.rust_lib_src,
+                from_file: vec![],
             },
             krustflags: a.krustflags,
         }
@@ -453,12 +454,7 @@ impl From<TreeArgs> for TreeOpts {
 }
 
 fn main() -> ExitCode {
-    // Die quietly on a closed pipe (`rkbuild config --explain | head`), like other Unix tools.
-    #[cfg(unix)]
-    // SAFETY: resetting a signal disposition to its default before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    rkbuild::process::default_sigpipe();
     // The wrapper must see its arguments untouched (`-vV`, `--print`...): dispatch before clap.
     let mut argv = std::env::args_os();
     let argv0 = argv.next().unwrap_or_default();

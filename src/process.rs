@@ -15,6 +15,16 @@ use anyhow::Context as _;
 /// (rustc and make take their share from it).
 static JOBSERVER: std::sync::OnceLock<Option<jobserver::Client>> = std::sync::OnceLock::new();
 
+/// Dies quietly on a closed pipe (`rkbuild config --explain | head`), like other Unix tools;
+/// children start with the default disposition too. Call it before any thread starts.
+pub fn default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: resetting a signal disposition to its default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// Connects to make's jobserver, if the environment names one. Call it first thing, before
 /// any file is opened (the jobserver's descriptors are inherited numbers).
 pub fn init_jobserver() {

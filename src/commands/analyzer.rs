@@ -246,7 +246,7 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
 
     // The toolchain: one rustc run for the sysroot and proc-macro file name, while the
     // folders are walked; the version comes from the configuration when it has it.
-    let mut tc = Toolchain::new(t.tools.clone().with_env(), &objtree);
+    let mut tc = Toolchain::new(t.tools.clone().with_env()?, &objtree);
     let rustc_name = tc.names.rustc.clone().unwrap_or_else(|| "rustc".into());
     let rustc_path = toolchain::resolve(
         &rustc_name,

@@ -93,7 +93,7 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
         arch.srcarch(),
         &fallback_minimums(vintage, arch),
     )?;
-    let tools: ToolNames = opts.tools.clone().with_env();
+    let tools: ToolNames = opts.tools.clone().with_env()?;
     let mut checks = vec![];
 
     // rustc and the library source it needs.
@@ -105,7 +105,12 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
             checks.push(check(
                 "rustc",
                 st,
-                format!("{} ({})", r.info.version_text, r.path.display()),
+                format!(
+                    "{} ({}{})",
+                    r.info.version_text,
+                    r.path.display(),
+                    from(&tools, "rustc")
+                ),
                 format!(">= {}", minimums.rustc),
                 (st == Status::Fail).then_some(toolchain::FIX_RUSTC),
             ));
@@ -141,7 +146,7 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
             "rust-src",
             if ok { Status::Ok } else { Status::Fail },
             if ok {
-                src.display().to_string()
+                format!("{}{}", src.display(), from(&tools, "rust_lib_src"))
             } else {
                 format!("no core/src/lib.rs under {}", src.display())
             },
@@ -157,7 +162,12 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
             checks.push(check(
                 "bindgen",
                 st,
-                format!("bindgen {} ({})", b.info.version, b.path.display()),
+                format!(
+                    "bindgen {} ({}{})",
+                    b.info.version,
+                    b.path.display(),
+                    from(&tools, "bindgen")
+                ),
                 format!(">= {}", minimums.bindgen),
                 (st == Status::Fail).then_some(toolchain::FIX_BINDGEN),
             ));
@@ -167,7 +177,7 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
                     checks.push(check(
                         "libclang",
                         st,
-                        format!("libclang {v}"),
+                        format!("libclang {v}{}", from(&tools, "libclang_path")),
                         format!(">= {}", minimums.llvm),
                         (st == Status::Fail).then_some("install a newer libclang (`apt-get install libclang-19-dev`) and point bindgen at it with LIBCLANG_PATH=/usr/lib/llvm-19/lib"),
                     ));
@@ -272,4 +282,12 @@ fn cc_mismatch(libclang: &Version) -> Option<Check> {
             Some("point LIBCLANG_PATH at the libclang of the same LLVM as CC (e.g. /usr/lib/llvm-NN/lib)"),
         )
     })
+}
+
+/// `, from FILE` when the toolchain file named `tool`.
+fn from(tools: &ToolNames, tool: &str) -> String {
+    tools
+        .from_file(tool)
+        .map(|f| format!(", from {}", f.display()))
+        .unwrap_or_default()
 }

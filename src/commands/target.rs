@@ -38,7 +38,7 @@ pub fn find_rustc(rustc: Option<&str>) -> anyhow::Result<Found<RustcInfo>> {
         rustc: rustc.map(String::from),
         ..ToolNames::default()
     }
-    .with_env();
+    .with_env()?;
     toolchain::detect_rustc(&names).map_err(|e| match e {
         toolchain::ToolError::Version(v) => anyhow::anyhow!(
             "{v}\n  fix: pass --rustc PATH (or set RUSTC) to a working rustc whose `rustc -vV` prints `release: X.Y.Z`"

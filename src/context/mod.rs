@@ -30,7 +30,7 @@ impl BuildContext {
     /// Reads the tree and configuration; the toolchain is asked only when a stage needs it.
     pub fn open(opts: &TreeOpts) -> anyhow::Result<BuildContext> {
         let tree = Tree::open(opts)?;
-        let toolchain = Toolchain::new(opts.tools.clone().with_env(), &tree.objtree);
+        let toolchain = Toolchain::new(opts.tools.clone().with_env()?, &tree.objtree);
         Ok(BuildContext { tree, toolchain })
     }
 

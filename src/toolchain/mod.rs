@@ -6,6 +6,7 @@
 //! Versions are read from the tools themselves ([`version`] parses their text); nothing is
 //! assumed from a file name.
 
+pub mod file;
 pub mod kbuild_names;
 pub mod version;
 
@@ -26,11 +27,15 @@ pub struct ToolNames {
     pub rustdoc: Option<String>,
     pub rustfmt: Option<String>,
     pub rust_lib_src: Option<PathBuf>,
+    /// What the toolchain file filled in (`rustc`, `rust_lib_src`, `bindgen`,
+    /// `libclang_path`), and the file.
+    pub from_file: Vec<(&'static str, PathBuf)>,
 }
 
 impl ToolNames {
-    /// Fills what the flags left open from Kbuild's environment variables.
-    pub fn with_env(mut self) -> ToolNames {
+    /// Fills what the flags left open from Kbuild's environment variables, then what those
+    /// and PATH leave unfound from the toolchain file ([`file`]).
+    pub fn with_env(mut self) -> anyhow::Result<ToolNames> {
         let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
         self.rustc = self.rustc.or_else(|| env("RUSTC"));
         self.bindgen = self.bindgen.or_else(|| env("BINDGEN"));
@@ -40,8 +45,58 @@ impl ToolNames {
         self.rust_lib_src = self
             .rust_lib_src
             .or_else(|| env("RUST_LIB_SRC").map(PathBuf::from));
-        self
+        if let Some(f) = file::load()? {
+            self.fill_from(&f);
+            if env("LIBCLANG_PATH").is_none() {
+                if let Some(l) = &f.libclang_path {
+                    // bindgen (and its probes) inherit it; set before any thread starts.
+                    std::env::set_var("LIBCLANG_PATH", l);
+                    self.from_file.push(("libclang_path", f.path.clone()));
+                }
+            }
+        }
+        Ok(self)
     }
+
+    /// The toolchain file `tool` was taken from, if it was.
+    pub fn from_file(&self, tool: &str) -> Option<&Path> {
+        self.from_file
+            .iter()
+            .find(|(t, _)| *t == tool)
+            .map(|(_, p)| p.as_path())
+    }
+
+    /// Takes from the toolchain file what Kbuild's way does not find: a rustc when none is
+    /// named and PATH's has no library source, bindgen when none is named or on PATH.
+    fn fill_from(&mut self, f: &file::ToolchainFile) {
+        if self.rustc.is_none() && f.rustc.is_some() && !path_rustc_usable(self) {
+            self.rustc = f.rustc.clone();
+            self.from_file.push(("rustc", f.path.clone()));
+        }
+        // The file's library source goes with the file's rustc only.
+        if self.rust_lib_src.is_none() && self.rustc.is_some() && self.rustc == f.rustc {
+            if let Some(l) = &f.rust_lib_src {
+                self.rust_lib_src = Some(l.clone());
+                self.from_file.push(("rust_lib_src", f.path.clone()));
+            }
+        }
+        if self.bindgen.is_none() && f.bindgen.is_some() && which::which("bindgen").is_err() {
+            self.bindgen = f.bindgen.clone();
+            self.from_file.push(("bindgen", f.path.clone()));
+        }
+    }
+}
+
+/// Whether PATH's `rustc` can build `core`: it exists and its library source is found
+/// (RUST_LIB_SRC, or its sysroot's).
+fn path_rustc_usable(names: &ToolNames) -> bool {
+    let Ok(rustc) = which::which("rustc") else {
+        return false;
+    };
+    if names.rust_lib_src.is_some() {
+        return true;
+    }
+    sysroot(&rustc, &[]).is_ok_and(|s| rust_lib_src(names, &s).join("core/src/lib.rs").is_file())
 }
 
 /// A tool that was looked for.
