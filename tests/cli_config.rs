@@ -405,8 +405,15 @@ fn vintage_is_detected_from_the_real_612_tree() {
 /// `rkbuild doctor --kbuild 6.12` with the real toolchain: Debian's rustc 1.85 and its library
 /// source, bindgen and libclang 14.
 fn doctor_612_real() -> Command {
+    let mut c = doctor_real();
+    c.args(["--kbuild", "6.12"]);
+    c
+}
+
+/// `rkbuild doctor` with the real toolchain, the kernel left to find.
+fn doctor_real() -> Command {
     let mut c = rkbuild();
-    c.args(["doctor", "--kbuild", "6.12", "--rustc", &rustc185()])
+    c.args(["doctor", "--rustc", &rustc185()])
         .args(["--bindgen", &common::tool_env("RKBUILD_TEST_BINDGEN")])
         .args(["--rust-lib-src", &common::tool_env("RKBUILD_TEST_LIB_185")])
         .env(
@@ -501,4 +508,26 @@ fn a_newer_rustc_updates_the_toolchain_symbols_like_syncconfig() {
         spec.contains("\"rustc-abi\": \"x86-softfloat\"")
             && spec.contains("\"target-pointer-width\": 64,")
     );
+}
+
+/// A tree with no telling file and no configuration: doctor says the kernel is a guess; with
+/// the example's configuration it knows 6.12 and says nothing of the kind.
+#[test]
+fn doctor_says_when_the_kernel_is_guessed() {
+    let tree = common::minikernel();
+    doctor_real().arg("-S").arg(&tree).assert().stdout(
+        predicate::str::contains("[warn] kernel")
+            .and(predicate::str::contains("7.3 guessed"))
+            .and(predicate::str::contains("pass --config")),
+    );
+    doctor_real()
+        .arg("-S")
+        .arg(&tree)
+        .arg("--config")
+        .arg(tree.join("configs/x86_64.config"))
+        .assert()
+        .stdout(
+            predicate::str::starts_with("kernel 6.12 / x86_64")
+                .and(predicate::str::contains("guessed").not()),
+        );
 }

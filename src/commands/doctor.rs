@@ -71,20 +71,30 @@ fn at_least(found: &Version, min: &Version) -> Status {
 /// Runs every check. The tree and config are optional: without them the vintage's documented
 /// minimums are used.
 pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
+    let mut checks = vec![];
     let (vintage, arch, srctree) = match super::Tree::open(opts) {
         Ok(t) => (t.vintage, t.arch, t.srctree.clone()),
         Err(_) if opts.config.is_none() => {
-            let v = crate::layout::Layout::resolve(
+            let r = crate::layout::Layout::resolve(
                 opts.kbuild.as_deref(),
                 opts.srctree.as_deref(),
                 None,
-            )?
-            .layout;
+            )?;
+            if r.guessed {
+                // Neither a tree marker nor a configuration told the kernel: say so.
+                checks.push(check(
+                    "kernel",
+                    Status::Warn,
+                    format!("{} guessed: no file of the tree tells its kernel, and no .config was given", r.layout),
+                    "the tree's kernel, from its files or its .config",
+                    Some("pass --config (or --kbuild 6.12, 7.3, 2021)"),
+                ));
+            }
             let a = match opts.arch.as_deref() {
                 Some(a) => Arch::parse(a)?,
                 None => Arch::X86_64,
             };
-            (v, a, opts.srctree.clone())
+            (r.layout, a, opts.srctree.clone())
         }
         Err(e) => return Err(e),
     };
@@ -94,7 +104,6 @@ pub fn run(opts: &TreeOpts) -> anyhow::Result<DoctorReport> {
         &fallback_minimums(vintage, arch),
     )?;
     let tools: ToolNames = opts.tools.clone().with_env()?;
-    let mut checks = vec![];
 
     // rustc and the library source it needs.
     let rustc = toolchain::detect_rustc(&tools);
