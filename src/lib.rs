@@ -23,6 +23,8 @@ pub mod context;
 pub mod exec;
 pub mod flags;
 pub mod fsutil;
+#[doc(hidden)]
+pub mod fuzzcheck;
 pub mod kconfig;
 pub mod layout;
 pub mod makefile;

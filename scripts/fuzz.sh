@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs every cargo-fuzz target of fuzz/ for SECONDS each (default 20): the nightly toolchain,
+# cargo-fuzz from crates.io (installed and cached by scripts/install-deps.sh), the seeds in
+# fuzz/seeds/TARGET, the growing corpus in fuzz/corpus/TARGET (not kept). A crash fails it;
+# the input is left in fuzz/artifacts/TARGET and becomes a regression test (tests/fuzz_regressions.rs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${1:-20}
+FUZZ=${RKBUILD_CARGO_FUZZ:-${RKBUILD_CACHE:-/var/cache/rkbuild-ci}/cargo-fuzz/bin/cargo-fuzz}
+export RUSTUP_TOOLCHAIN=nightly
+command -v "$FUZZ" >/dev/null || { echo "cargo-fuzz not found (scripts/install-deps.sh installs it; or set RKBUILD_CARGO_FUZZ)" >&2; exit 1; }
+rustc +nightly --version >/dev/null || { echo "the nightly toolchain (rustup) is needed for cargo-fuzz" >&2; exit 1; }
+targets=$(cd fuzz && "$FUZZ" fuzz list)
+for t in $targets; do
+  mkdir -p "fuzz/corpus/$t"
+  printf '  FUZZ    %s (%ss)\n' "$t" "$SECONDS_EACH"
+  (cd fuzz && "$FUZZ" fuzz run "$t" "corpus/$t" "seeds/$t" -- \
+      -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1) \
+    | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)|ERROR|panicked|SUMMARY' || true
+  [ -z "$(ls -A "fuzz/artifacts/$t" 2>/dev/null)" ] || { echo "fuzz target $t found a crash: fuzz/artifacts/$t" >&2; exit 1; }
+done

@@ -1,0 +1,35 @@
+//! Every fuzz target's property (`rkbuild::fuzzcheck`) over its seeds (`fuzz/seeds/TARGET`)
+//! and over every input a fuzzer once crashed on (`fuzz/regressions/TARGET`), as an ordinary
+//! test: what the fuzzer found stays fixed.
+
+use std::path::Path;
+
+#[test]
+fn seeds_and_found_crashes_hold() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut ran = 0;
+    for (name, check) in rkbuild::fuzzcheck::TARGETS {
+        let seeds = root.join("seeds").join(name);
+        assert!(
+            seeds.is_dir(),
+            "fuzz target {name} has no seeds in {}",
+            seeds.display()
+        );
+        for dir in [seeds, root.join("regressions").join(name)] {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries {
+                let p = e.unwrap().path();
+                let data = std::fs::read(&p).unwrap();
+                let r = std::panic::catch_unwind(|| check(&data));
+                assert!(r.is_ok(), "fuzz target {name} fails on {}", p.display());
+                ran += 1;
+            }
+        }
+    }
+    assert!(
+        ran >= rkbuild::fuzzcheck::TARGETS.len(),
+        "only {ran} inputs"
+    );
+}
