@@ -15,25 +15,4 @@ source "$(dirname "$0")/linux73-setup.sh"
 RKT="$RK test -S $S -j2 -q"
 MKT="$M -j2 rusttest"
 
-hyperfine --runs "$RUNS" --export-json "$WORK/rusttest-cold.json" \
-    --prepare "rm -rf $WORK/o && cp -a $C $WORK/o" \
-    -n "rkbuild test" "$RKT -O $WORK/o" \
-    -n "make rusttest" "$MKT O=$WORK/o"
-
-for who in rk mk; do
-    rm -rf "$WORK/$who-done" && cp -a "$C" "$WORK/$who-done"
-done
-$RKT -O "$WORK/rk-done" >/dev/null
-$MKT O="$WORK/mk-done" >/dev/null
-hyperfine --runs "$RUNS" --export-json "$WORK/rusttest-again.json" \
-    -n "rkbuild test" "$RKT -O $WORK/rk-done" \
-    -n "make rusttest" "$MKT O=$WORK/mk-done"
-
-python3 - "$WORK/rusttest-cold.json" "$WORK/rusttest-again.json" <<'PY'
-import json, sys
-for name, path in zip(["cold", "again"], sys.argv[1:]):
-    r = {x["command"]: x for x in json.load(open(path))["results"]}
-    rk, mk = r["rkbuild test"], r["make rusttest"]
-    print(f"{name}: rkbuild median {rk['median']:.1f} s, make median {mk['median']:.1f} s, "
-          f"make / rkbuild = {mk['median'] / rk['median']:.2f}x")
-PY
+cold_and_again test "$RKT" "$MKT"
