@@ -131,12 +131,8 @@ enum Command {
     Doc {
         #[command(flatten)]
         tree: TreeArgs,
-        /// Steps run at the same time (default: the number of cores).
-        #[arg(short, long, value_name = "N")]
-        jobs: Option<usize>,
-        /// The host C compiler proc macros are linked with [env: HOSTCC; default: cc].
-        #[arg(long, value_name = "CC")]
-        hostcc: Option<String>,
+        #[command(flatten)]
+        steps: StepArgs,
     },
     /// Run the host tests as `make rusttest` does: the test libraries and test binaries are
     /// built (only what changed), then every test and doctest runs; a failing test's exit
@@ -144,15 +140,11 @@ enum Command {
     Test {
         #[command(flatten)]
         tree: TreeArgs,
-        /// Steps run at the same time (default: the number of cores).
-        #[arg(short, long, value_name = "N")]
-        jobs: Option<usize>,
+        #[command(flatten)]
+        steps: StepArgs,
         /// Run clippy-driver where Kbuild does with CLIPPY=1.
         #[arg(long)]
         clippy: bool,
-        /// The host C compiler proc macros are linked with [env: HOSTCC; default: cc].
-        #[arg(long, value_name = "CC")]
-        hostcc: Option<String>,
         /// Only these tests (`macros`, `kernel`: the layout's `rusttest-*` targets).
         #[arg(value_name = "NAME")]
         names: Vec<String>,
@@ -312,18 +304,25 @@ enum TargetAction {
     },
 }
 
-/// Options of `build` and `plan`.
+/// How steps run: of `build`, `plan`, `doc` and `test`.
 #[derive(Args, Clone, Debug)]
-struct BuildArgs {
+struct StepArgs {
     /// Steps run at the same time (default: the number of cores).
     #[arg(short, long, value_name = "N")]
     jobs: Option<usize>,
-    /// Run clippy-driver instead of rustc on every crate but core (as `make CLIPPY=1`).
-    #[arg(long)]
-    clippy: bool,
     /// The host C compiler proc macros are linked with [env: HOSTCC; default: cc].
     #[arg(long, value_name = "CC")]
     hostcc: Option<String>,
+}
+
+/// Options of `build` and `plan`.
+#[derive(Args, Clone, Debug)]
+struct BuildArgs {
+    #[command(flatten)]
+    steps: StepArgs,
+    /// Run clippy-driver instead of rustc on every crate but core (as `make CLIPPY=1`).
+    #[arg(long)]
+    clippy: bool,
     /// An external module folder (Kbuild's M=): build its Rust objects against the kernel in
     /// --objtree, then its .ko through the kernel's modpost and link.
     #[arg(short = 'M', long, value_name = "DIR")]
@@ -370,9 +369,9 @@ impl BuildArgs {
     fn opts(self, tree: TreeArgs) -> commands::build::BuildOpts {
         commands::build::BuildOpts {
             tree: tree.into(),
-            jobs: self.jobs,
+            jobs: self.steps.jobs,
             clippy: self.clippy,
-            hostcc: self.hostcc,
+            hostcc: self.steps.hostcc,
             prepare_c: false,
             extmod: self.extmod,
             modules: self.modules,
@@ -650,11 +649,11 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             say_finished(out, &summary);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Doc { tree, jobs, hostcc } => {
+        Command::Doc { tree, steps } => {
             let opts = commands::build::BuildOpts {
                 tree: tree.into(),
-                jobs,
-                hostcc,
+                jobs: steps.jobs,
+                hostcc: steps.hostcc,
                 prepare_c: true,
                 ..Default::default()
             };
@@ -669,17 +668,16 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
         }
         Command::Test {
             tree,
-            jobs,
+            steps,
             clippy,
-            hostcc,
             names,
             args,
         } => {
             let opts = commands::build::BuildOpts {
                 tree: tree.into(),
-                jobs,
+                jobs: steps.jobs,
                 clippy,
-                hostcc,
+                hostcc: steps.hostcc,
                 prepare_c: true,
                 ..Default::default()
             };
