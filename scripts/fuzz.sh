@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target of fuzz/ for SECONDS each (default 20): the nightly toolchain,
-# cargo-fuzz from crates.io (installed and cached by scripts/install-deps.sh), the seeds in
+# cargo-fuzz from crates.io (installed on first use, cached), the seeds in
 # fuzz/seeds/TARGET, the growing corpus in fuzz/corpus/TARGET (not kept). A crash fails it;
 # the input is left in fuzz/artifacts/TARGET and becomes a regression test (tests/fuzz_regressions.rs).
 set -euo pipefail
@@ -8,7 +8,11 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-20}
 FUZZ=${RKBUILD_CARGO_FUZZ:-${RKBUILD_CACHE:-/var/cache/rkbuild-ci}/cargo-fuzz/bin/cargo-fuzz}
 export RUSTUP_TOOLCHAIN=nightly
-command -v "$FUZZ" >/dev/null || { echo "cargo-fuzz not found (scripts/install-deps.sh installs it; or set RKBUILD_CARGO_FUZZ)" >&2; exit 1; }
+if [ ! -x "$FUZZ" ] && [ -z "${RKBUILD_CARGO_FUZZ:-}" ]; then
+  printf '  FUZZ    cargo install cargo-fuzz (cached)\n'
+  RUSTUP_TOOLCHAIN=stable cargo install --quiet --locked cargo-fuzz --root "$(dirname "$(dirname "$FUZZ")")"
+fi
+command -v "$FUZZ" >/dev/null || { echo "cargo-fuzz not found at $FUZZ (set RKBUILD_CARGO_FUZZ)" >&2; exit 1; }
 rustc +nightly --version >/dev/null || { echo "the nightly toolchain (rustup) is needed for cargo-fuzz" >&2; exit 1; }
 targets=$(cd fuzz && "$FUZZ" fuzz list)
 for t in $targets; do
