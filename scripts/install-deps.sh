@@ -15,6 +15,19 @@ LINUX_612=linux-source-6.12
 
 log() { printf '  DEPS    %s\n' "$*"; }
 
+# rust-analyzer (step 7) is the longest build and needs nothing the other steps install: on a
+# fresh machine it starts first, in the background, and the downloads and unpacking below run
+# beside it instead of before it.
+RA_VERSION=0.0.349
+RA="$CACHE/rust-analyzer/bin/rust-analyzer"
+RA_PID=""
+if [ ! -x "$RA" ]; then
+  log "cargo +nightly install ra_ap_rust-analyzer $RA_VERSION (about 17 CPU-minutes, cached; in the background)"
+  cargo +nightly install --quiet --locked ra_ap_rust-analyzer --version "$RA_VERSION" \
+    --root "$CACHE/rust-analyzer" > "$CACHE/rust-analyzer-install.log" 2>&1 &
+  RA_PID=$!
+fi
+
 # What the main job needs (Debian's rustc 1.85 and its library, clang/lld/libclang 14, bindgen
 # 0.71.1, the toolchain file) comes first, from the README's first command.
 bash "$(dirname "$0")/setup.sh"
@@ -95,7 +108,8 @@ log "rust-src 1.95.0 at $SRC195/usr/lib/rustlib/src/rust/library"
 # 3b. bindgen-cli for libclang 22 (the 7.3 toolchain), beside the first one.
 if [ ! -x "$CACHE/bindgen-22/bin/bindgen" ] || ! "$CACHE/bindgen-22/bin/bindgen" --version | grep -q "$BINDGEN_22_VERSION"; then
   log "cargo install bindgen-cli $BINDGEN_22_VERSION (for libclang 22)"
-  cargo install --quiet --locked bindgen-cli --version "$BINDGEN_22_VERSION" --root "$CACHE/bindgen-22"
+  cargo install --quiet --locked bindgen-cli --version "$BINDGEN_22_VERSION" --root "$CACHE/bindgen-22" \
+    --target-dir "$CACHE/bindgen-build"
 fi
 log "$("$CACHE/bindgen-22/bin/bindgen" --version) at $CACHE/bindgen-22/bin/bindgen, clang $(clang-22 --version | head -1)"
 
@@ -147,11 +161,11 @@ log "Debian's 7.3 amd64 config at $DEBCFG"
 # 7. rust-analyzer, the real consumer of `rkbuild analyzer`'s rust-project.json: built from crates.io with the
 #    nightly here (it does not compile with 1.95; Debian's package needs a newer glibc). About 17 CPU-minutes,
 #    so it is cached in $CACHE/rust-analyzer and rebuilt only when missing.
-RA_VERSION=0.0.349
-RA="$CACHE/rust-analyzer/bin/rust-analyzer"
-if [ ! -x "$RA" ]; then
-  log "cargo +nightly install ra_ap_rust-analyzer $RA_VERSION (about 17 CPU-minutes, cached)"
-  cargo +nightly install --quiet --locked ra_ap_rust-analyzer --version "$RA_VERSION" --root "$CACHE/rust-analyzer"
+#    Started at the top; waited for here.
+if [ -n "$RA_PID" ] && ! wait "$RA_PID"; then
+  tail -30 "$CACHE/rust-analyzer-install.log" >&2
+  echo "cargo +nightly install ra_ap_rust-analyzer $RA_VERSION failed (log: $CACHE/rust-analyzer-install.log)" >&2
+  exit 1
 fi
 log "$("$RA" --version) at $RA"
 

@@ -37,7 +37,10 @@ log "$(/usr/bin/rustc --version) at /usr/bin/rustc, library $LIB_185"
 BINDGEN="$CACHE/bindgen/bin/bindgen"
 if [ ! -x "$BINDGEN" ] || ! "$BINDGEN" --version | grep -q "$BINDGEN_VERSION"; then
   log "cargo install bindgen-cli $BINDGEN_VERSION"
-  cargo install --quiet --locked bindgen-cli --version "$BINDGEN_VERSION" --root "$CACHE/bindgen"
+  # One build folder for both bindgen-clis (install-deps.sh builds the second): crates they
+  # share at the same version are compiled once.
+  cargo install --quiet --locked bindgen-cli --version "$BINDGEN_VERSION" --root "$CACHE/bindgen" \
+    --target-dir "$CACHE/bindgen-build"
 fi
 log "$("$BINDGEN" --version) at $BINDGEN"
 

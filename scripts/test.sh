@@ -6,7 +6,14 @@ cd "$(dirname "$0")/.."
 if [ ! -c /dev/null ]; then
   rm -f /dev/null && mknod -m 666 /dev/null c 1 3
 fi
+# Building the tests needs nothing install-deps.sh installs: on a fresh machine it runs beside
+# the downloads (its errors, if any, show again in the run below).
+BUILD_LOG=$(mktemp)
+cargo test --locked --no-run "$@" > "$BUILD_LOG" 2>&1 &
+BUILD=$!
 bash scripts/install-deps.sh
+wait "$BUILD" || true
+rm -f "$BUILD_LOG"
 # shellcheck disable=SC1091
 source "${RKBUILD_CACHE:-/var/cache/rkbuild-ci}/env.sh"
 cargo test --locked "$@"
