@@ -108,6 +108,91 @@ pub fn target_spec(data: &[u8]) {
     }
 }
 
+/// A Kconfig file (the tree's top `Kconfig`, its `source` lines looked up in a scratch
+/// folder): parsed and flattened, or refused with an error; never a panic or a hang. Nothing
+/// is evaluated: `$(shell,…)` would run.
+pub fn kconfig(data: &[u8]) {
+    use crate::kconfig::tree::Kconfig;
+    thread_local! {
+        static DIR: tempfile::TempDir = tempfile::tempdir().expect("a scratch folder");
+    }
+    DIR.with(|d| {
+        std::fs::write(d.path().join("Kconfig"), data).expect("write Kconfig");
+        if let Ok(kc) = Kconfig::load(d.path(), "x86") {
+            for (name, sym) in &kc.symbols {
+                assert!(!name.is_empty(), "a symbol without a name: {sym:?}");
+            }
+        }
+    });
+}
+
+/// A Kbuild makefile read as the walker reads one (includes not followed): no panic, and
+/// every list it sets is made of words without blanks.
+pub fn makefile(data: &[u8]) {
+    use crate::makefile::{Around, Includes, Reader, Scope};
+    struct Kbuild;
+    impl Around for Kbuild {
+        fn fixed(&self, name: &str) -> Option<String> {
+            match name {
+                "obj" | "src" => Some("drivers/x".into()),
+                "CONFIG_Y" => Some("y".into()),
+                "CONFIG_M" => Some("m".into()),
+                _ => None,
+            }
+        }
+        fn is_list(&self, name: &str) -> bool {
+            name.starts_with("obj-") || name.ends_with("-y") || name.ends_with("-objs")
+        }
+        fn call(&self, _: &str, _: &[String]) -> Option<String> {
+            None
+        }
+    }
+    let text = String::from_utf8_lossy(data);
+    let root = Path::new("/nonexistent-rkbuild-fuzz");
+    let mut scope = Scope::new(Kbuild);
+    let skip = |_: &mut Scope, _: &str, _: &crate::makefile::Loc| {};
+    let mut reader = Reader::new(root);
+    if reader
+        .read_text(&mut scope, "Makefile", &text, &Includes::Instead(&skip))
+        .is_ok()
+    {
+        for list in ["obj-y", "obj-m", "obj-"] {
+            for w in scope.words(list) {
+                assert!(
+                    !w.text.is_empty() && !w.text.chars().any(char::is_whitespace),
+                    "{list}: not a word: {:?}",
+                    w.text
+                );
+            }
+        }
+    }
+}
+
+/// Kbuild's record files (`.cmd`, `auto.conf.cmd`): the readers take what is there and
+/// nothing else.
+pub fn kbuild_records(data: &[u8]) {
+    use crate::makefile::records;
+    let text = String::from_utf8_lossy(data);
+    if let Some(cmd) = records::savedcmd(&text) {
+        assert!(
+            text.contains(&format!(" := {cmd}")),
+            "{cmd:?} is not a command of the text"
+        );
+    }
+    if let Some((ld, flags)) = records::recorded_ld(&text) {
+        assert!(
+            ld != "-r" && !flags.iter().any(|f| f == "-r"),
+            "{ld} {flags:?}"
+        );
+    }
+    for (name, _) in records::recorded_vars(&text) {
+        assert!(
+            ["ARCH", "RUSTC", "BINDGEN"].contains(&name.as_str()),
+            "{name}"
+        );
+    }
+}
+
 /// A property over arbitrary bytes.
 pub type Check = fn(&[u8]);
 
@@ -118,4 +203,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("wrapper_args", wrapper_args),
     ("call_log", call_log),
     ("target_spec", target_spec),
+    ("kconfig", kconfig),
+    ("makefile", makefile),
+    ("kbuild_records", kbuild_records),
 ];

@@ -197,13 +197,7 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
         .iter()
         .find_map(|c| std::fs::read_to_string(c).ok().map(|t| (c.clone(), t)))
     {
-        let line = text
-            .lines()
-            .find_map(|l| {
-                l.split_once(" := ")
-                    .filter(|(k, _)| k.starts_with("savedcmd_"))
-                    .map(|(_, v)| v)
-            })
+        let line = crate::makefile::records::savedcmd(&text)
             .with_context(|| format!("`{}` holds no savedcmd line", cmd.display()))?;
         let words = shlex::split(line)
             .with_context(|| format!("cannot split the command in `{}`", cmd.display()))?;

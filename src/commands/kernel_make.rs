@@ -5,6 +5,7 @@ use std::path::Path;
 
 use anyhow::bail;
 
+use crate::makefile::records;
 use crate::output::{Message, Out};
 use crate::process::Process;
 use crate::toolchain::kbuild_names::MakeVars;
@@ -68,11 +69,7 @@ pub(super) fn kernel_make(
 /// (`$(LD) $(KBUILD_LDFLAGS) -r -o vmlinux.o …`).
 pub(super) fn recorded_ld(objtree: &Path) -> Option<(String, Vec<String>)> {
     let text = std::fs::read_to_string(objtree.join(".vmlinux.o.cmd")).ok()?;
-    let cmd = text.lines().next()?.split_once(" := ")?.1;
-    let words = shlex::split(cmd)?;
-    let r = words.iter().position(|w| w == "-r")?;
-    let (ld, flags) = words[..r].split_first()?;
-    Some((ld.clone(), flags.to_vec()))
+    records::recorded_ld(&text)
 }
 
 /// `ARCH`, `RUSTC` and `BINDGEN` as the configuration was made with them
@@ -80,16 +77,7 @@ pub(super) fn recorded_ld(objtree: &Path) -> Option<(String, Vec<String>)> {
 fn recorded_vars(objtree: &Path) -> Vec<(String, String)> {
     let text =
         std::fs::read_to_string(objtree.join("include/config/auto.conf.cmd")).unwrap_or_default();
-    text.lines()
-        .filter_map(|l| {
-            let rest = l.strip_prefix("ifneq \"$(")?;
-            let (name, rest) = rest.split_once(")\" \"")?;
-            let value = rest.strip_suffix('"')?;
-            ["ARCH", "RUSTC", "BINDGEN"]
-                .contains(&name)
-                .then(|| (name.to_string(), value.to_string()))
-        })
-        .collect()
+    records::recorded_vars(&text)
 }
 
 /// A quiet line's tag and subject: Kbuild prints `  %-7s %s` (`  LD [M]  foo.ko`).

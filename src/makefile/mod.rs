@@ -19,6 +19,7 @@ mod expand;
 mod known;
 mod lines;
 mod read;
+pub mod records;
 mod words;
 
 pub use expand::{Scope, Word};
