@@ -214,3 +214,28 @@ pub fn lock_file(path: &Path, wait: bool, waiting: impl FnOnce(&str)) -> anyhow:
     write!(file, "{}", std::process::id())?;
     Ok(FileLock { _file: file })
 }
+
+/// rkbuild's cache folder (probe answers, the Kconfig parse cache, the step cache's default):
+/// `$RKBUILD_CACHE_DIR`, else `$XDG_CACHE_HOME/rkbuild`, else `~/.cache/rkbuild`.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("RKBUILD_CACHE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(d).join("rkbuild"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/rkbuild"))
+}
+
+/// A file's identity for caches: its canonical path, size and modification time.
+pub fn identity(path: &Path) -> Option<String> {
+    let real = std::fs::canonicalize(path).ok()?;
+    let m = std::fs::metadata(&real).ok()?;
+    let mtime = m
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    Some(format!("{} {} {mtime}", real.display(), m.len()))
+}

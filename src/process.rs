@@ -168,6 +168,59 @@ impl Process {
         })
     }
 
+    /// [`Process::output`] of a probe whose answer depends only on the files it names (a
+    /// tool's `--version`, a kernel script run on a tool): kept across runs in the cache
+    /// folder ([`remembered`]), keyed by the command, its environment, PATH and the identity
+    /// (path, size, modification time) of the program and of every argument that names a file
+    /// or a program on PATH. A warm `rkbuild config` so starts no process. Rustup's proxies
+    /// choose their toolchain when run: a command naming one is always run.
+    pub fn output_remembered(&self) -> anyhow::Result<Output> {
+        let Some(key) = self.memo_key() else {
+            return self.output();
+        };
+        if let Some(o) = remembered::get(&key) {
+            return Ok(o);
+        }
+        let o = self.output()?;
+        remembered::put(key, &o);
+        Ok(o)
+    }
+
+    fn memo_key(&self) -> Option<String> {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut key = format!("PATH={}\n", path.to_string_lossy());
+        for (k, v) in &self.env {
+            let v = v.as_ref().map(|v| v.to_string_lossy());
+            key.push_str(&format!("{}={v:?}\n", k.to_string_lossy()));
+        }
+        if let Some(d) = &self.cwd {
+            key.push_str(&format!("cwd {}\n", d.display()));
+        }
+        if let Some(i) = &self.stdin {
+            key.push_str(&format!("stdin {}\n", crate::cache::key::digest(i)));
+        }
+        for w in std::iter::once(&self.program).chain(&self.args) {
+            key.push_str(&w.to_string_lossy());
+            let named = Path::new(w);
+            let file = if w.to_string_lossy().contains('/') {
+                named.is_file().then(|| named.to_path_buf())
+            } else {
+                which::which_in(w, Some(&path), "/").ok()
+            };
+            if let Some(f) = file {
+                let real = std::fs::canonicalize(&f).ok()?;
+                if f.to_string_lossy().contains("/.cargo/bin/")
+                    || real.file_name().is_some_and(|n| n == "rustup")
+                {
+                    return None;
+                }
+                key.push_str(&format!(" [{}]", crate::fsutil::identity(&real)?));
+            }
+            key.push('\n');
+        }
+        Some(key)
+    }
+
     /// Runs with inherited stdio (for the wrapper and for `make`), returning the status.
     pub fn status_inherit(&self) -> anyhow::Result<ExitStatus> {
         self.command()
@@ -297,5 +350,73 @@ mod tests {
     fn missing_program_is_named() {
         let e = Process::new("/nonexistent/tool").output().unwrap_err();
         assert!(format!("{e:#}").contains("/nonexistent/tool"));
+    }
+}
+
+/// The answers [`Process::output_remembered`] keeps: `probe-answers.json` in the cache folder,
+/// read once per run and written (atomically) when an answer is added. Several rkbuilds at
+/// once may each drop the other's new answers; that only means asking again.
+mod remembered {
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+
+    use super::Output;
+
+    #[derive(Clone, serde::Serialize, serde::Deserialize)]
+    struct Answer {
+        status: i32,
+        stdout: String,
+        stderr: String,
+    }
+
+    /// Past this many answers the file starts again (old tools' answers pile up otherwise).
+    const MOST: usize = 4096;
+
+    static ANSWERS: Mutex<Option<BTreeMap<String, Answer>>> = Mutex::new(None);
+
+    fn file() -> Option<std::path::PathBuf> {
+        crate::fsutil::cache_dir().map(|d| d.join("probe-answers.json"))
+    }
+
+    fn with<T>(f: impl FnOnce(&mut BTreeMap<String, Answer>) -> T) -> T {
+        let mut g = ANSWERS.lock().unwrap_or_else(|e| e.into_inner());
+        let map = g.get_or_insert_with(|| {
+            file()
+                .and_then(|f| std::fs::read(f).ok())
+                .and_then(|b| serde_json::from_slice(&b).ok())
+                .unwrap_or_default()
+        });
+        f(map)
+    }
+
+    pub(super) fn get(key: &str) -> Option<Output> {
+        use std::os::unix::process::ExitStatusExt as _;
+        with(|m| m.get(key).cloned()).map(|a| Output {
+            status: std::process::ExitStatus::from_raw(a.status),
+            stdout: a.stdout,
+            stderr: a.stderr,
+        })
+    }
+
+    pub(super) fn put(key: String, o: &Output) {
+        use std::os::unix::process::ExitStatusExt as _;
+        let bytes = with(|m| {
+            if m.len() >= MOST {
+                m.clear();
+            }
+            m.insert(
+                key,
+                Answer {
+                    status: o.status.into_raw(),
+                    stdout: o.stdout.clone(),
+                    stderr: o.stderr.clone(),
+                },
+            );
+            serde_json::to_vec(m).ok()
+        });
+        if let (Some(f), Some(b)) = (file(), bytes) {
+            // Best effort: an answer not kept is asked again next time.
+            let _ = crate::fsutil::write_if_changed(&f, &b);
+        }
     }
 }

@@ -116,7 +116,7 @@ impl MacroEnv {
                 .args(words)
                 .args(args);
             // As make's $(shell): the output counts, not the exit status.
-            p.output()
+            p.output_remembered()
                 .ok()
                 .map(|o| o.stdout.lines().next().unwrap_or("").replace('#', ""))
                 .unwrap_or_default()
@@ -180,17 +180,7 @@ pub fn file_key(s: &str) -> String {
     d
 }
 
-/// Where probe results are cached: `$RKBUILD_CACHE_DIR`, else `$XDG_CACHE_HOME/rkbuild`, else
-/// `~/.cache/rkbuild`.
-pub fn cache_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("RKBUILD_CACHE_DIR") {
-        return Some(PathBuf::from(d));
-    }
-    if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
-        return Some(PathBuf::from(d).join("rkbuild"));
-    }
-    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/rkbuild"))
-}
+pub use crate::fsutil::cache_dir;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flavor {

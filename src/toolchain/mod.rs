@@ -147,8 +147,9 @@ pub fn resolve(
     which::which(name).map_err(|_| not_found())
 }
 
+/// A version probe's output (remembered across runs by the tool's identity), which must succeed.
 fn run_ok(p: Process) -> Result<String, ToolError> {
-    let out = p.output().map_err(|e| ToolError::Failed {
+    let out = p.output_remembered().map_err(|e| ToolError::Failed {
         cmd: p.to_string(),
         status: None,
         output: format!("{e:#}"),
@@ -335,7 +336,7 @@ pub fn minimums(
             .arg(tool)
             .env("SRCARCH", srcarch)
             .env("ARCH", srcarch)
-            .output()?;
+            .output_remembered()?;
         version::parse_version_word(out.stdout.trim()).with_context(|| {
             format!(
                 "`{} {tool}` printed `{}`{}",

@@ -1,4 +1,5 @@
-//! The on-disk parse cache of a tree's Kconfig: the flattened model as JSON beside the macro
+//! The on-disk parse cache of a tree's Kconfig: the flattened model (postcard, a compact binary
+//! serde format: the kernel's model is 20 MB as JSON and took most of a warm `config`) beside the macro
 //! probe cache, with the size and mtime of every Kconfig file it was read from. Parsing the
 //! kernel's ~1,600 Kconfig files costs seconds of CPU (docs/kconfig.md); checking their stamps
 //! costs one `stat` each.
@@ -26,7 +27,18 @@ struct Stored {
     entries: usize,
 }
 
-const CACHE_FORMAT: &str = concat!("rkbuild-kconfig-tree-1-", env!("CARGO_PKG_VERSION"));
+const CACHE_FORMAT: &str = concat!("rkbuild-kconfig-tree-2-", env!("CARGO_PKG_VERSION"));
+
+/// The format a cache is written in: postcard is not self-describing, so an entry is only read
+/// by the very binary that wrote it (its size and mtime stand for its build), never by one
+/// whose model types may differ.
+fn format() -> String {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|e| stamp(&e))
+        .unwrap_or_default();
+    format!("{CACHE_FORMAT} {} {}", exe.0, exe.1)
+}
 
 fn stamp(path: &Path) -> Option<(u64, u128)> {
     let m = std::fs::metadata(path).ok()?;
@@ -48,7 +60,7 @@ pub(super) fn file(srctree: &Path, root: &str, srcarch: &str) -> Option<PathBuf>
     );
     crate::kconfig::macros::cache_dir().map(|d| {
         d.join(format!(
-            "kconfig-tree-{}.json",
+            "kconfig-tree-{}.bin",
             crate::kconfig::macros::file_key(&key)
         ))
     })
@@ -57,9 +69,14 @@ pub(super) fn file(srctree: &Path, root: &str, srcarch: &str) -> Option<PathBuf>
 /// The stored tree in `file`, if it was made by this rkbuild for `srcarch` and no file it was
 /// read from changed since.
 pub(super) fn load(file: &Path, srctree: &Path, srcarch: &str) -> Option<Kconfig> {
-    let stored: Stored = serde_json::from_slice(&std::fs::read(file).ok()?).ok()?;
-    let fresh = stored.format == CACHE_FORMAT
-        && stored.srcarch == srcarch
+    let bytes = std::fs::read(file).ok()?;
+    // The format (the first field) is checked before the rest is read as this build's types.
+    let (written_as, _): (String, _) = postcard::take_from_bytes(&bytes).ok()?;
+    if written_as != format() {
+        return None;
+    }
+    let stored: Stored = postcard::from_bytes(&bytes).ok()?;
+    let fresh = stored.srcarch == srcarch
         && stored
             .stamps
             .iter()
@@ -87,7 +104,7 @@ pub(super) fn load(file: &Path, srctree: &Path, srcarch: &str) -> Option<Kconfig
 /// cannot be written only means the next run parses again.
 pub(super) fn save(file: &Path, kc: &Kconfig) {
     let stored = Stored {
-        format: CACHE_FORMAT.into(),
+        format: format(),
         srctree: kc.srctree.clone(),
         srcarch: kc.srcarch.clone(),
         stamps: kc
@@ -102,7 +119,7 @@ pub(super) fn save(file: &Path, kc: &Kconfig) {
         files: kc.files,
         entries: kc.entries,
     };
-    if let Ok(bytes) = serde_json::to_vec(&stored) {
+    if let Ok(bytes) = postcard::to_stdvec(&stored) {
         let _ = crate::fsutil::write_if_changed(file, &bytes);
     }
 }
