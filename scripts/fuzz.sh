@@ -18,8 +18,13 @@ targets=$(cd fuzz && "$FUZZ" fuzz list)
 for t in $targets; do
   mkdir -p "fuzz/corpus/$t"
   printf '  FUZZ    %s (%ss)\n' "$t" "$SECONDS_EACH"
-  (cd fuzz && "$FUZZ" fuzz run "$t" "corpus/$t" "seeds/$t" -- \
-      -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 2>&1) \
-    | grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)|ERROR|panicked|SUMMARY' || true
-  [ -z "$(ls -A "fuzz/artifacts/$t" 2>/dev/null)" ] || { echo "fuzz target $t found a crash: fuzz/artifacts/$t" >&2; exit 1; }
+  log=$(mktemp)
+  if ! (cd fuzz && "$FUZZ" fuzz run "$t" "corpus/$t" "seeds/$t" -- \
+      -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1) > "$log" 2>&1; then
+    tail -40 "$log" >&2
+    echo "fuzz target $t failed (a crash is kept in fuzz/artifacts/$t; a build error is above)" >&2
+    exit 1
+  fi
+  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)' "$log" || true
+  rm -f "$log"
 done

@@ -213,6 +213,14 @@ if [ ! -f "$CACHE/buildgrid/.installed-0.9.1" ]; then
 fi
 log "buildgrid $("$CACHE/buildgrid/bin/pip" show buildgrid | sed -n 's/^Version: //p') at $BGD"
 
+# 10. cargo-fuzz (crates.io), for the short fuzz run at the end of scripts/test.sh; cached.
+FUZZ="$CACHE/cargo-fuzz/bin/cargo-fuzz"
+if [ ! -x "$FUZZ" ]; then
+  log "cargo install cargo-fuzz (cached)"
+  cargo install --quiet --locked cargo-fuzz --root "$CACHE/cargo-fuzz"
+fi
+log "$("$FUZZ" --version) at $FUZZ"
+
 # The environment the tests read (sourced by .ci/run).
 cat > "$CACHE/env.sh" <<ENV
 export RKBUILD_TEST_RUSTC_185=/usr/bin/rustc

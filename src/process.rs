@@ -173,7 +173,7 @@ impl Process {
     /// folder ([`remembered`]), keyed by the command, its environment, PATH and the identity
     /// (path, size, modification time) of the program and of every argument that names a file
     /// or a program on PATH. A warm `rkbuild config` so starts no process. Rustup's proxies
-    /// choose their toolchain when run: a command naming one is always run.
+    /// choose their toolchain when run: one run as the program is always run.
     pub fn output_remembered(&self) -> anyhow::Result<Output> {
         let Some(key) = self.memo_key() else {
             return self.output();
@@ -199,7 +199,7 @@ impl Process {
         if let Some(i) = &self.stdin {
             key.push_str(&format!("stdin {}\n", crate::cache::key::digest(i)));
         }
-        for w in std::iter::once(&self.program).chain(&self.args) {
+        for (i, w) in std::iter::once(&self.program).chain(&self.args).enumerate() {
             key.push_str(&w.to_string_lossy());
             let named = Path::new(w);
             let file = if w.to_string_lossy().contains('/') {
@@ -209,8 +209,11 @@ impl Process {
             };
             if let Some(f) = file {
                 let real = std::fs::canonicalize(&f).ok()?;
-                if f.to_string_lossy().contains("/.cargo/bin/")
-                    || real.file_name().is_some_and(|n| n == "rustup")
+                // The program itself a rustup proxy: not remembered. (A proxy named as an
+                // argument, as in `min-tool-version.sh rustc`, is only a name there.)
+                if i == 0
+                    && (f.to_string_lossy().contains("/.cargo/bin/")
+                        || real.file_name().is_some_and(|n| n == "rustup"))
                 {
                     return None;
                 }

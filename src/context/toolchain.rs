@@ -262,8 +262,9 @@ fn check_libclang(b: &Found<BindgenInfo>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A tool's answer to a version question (remembered across runs by the tool's identity).
 fn run_text(p: Process) -> anyhow::Result<String> {
-    let out = p.output()?;
+    let out = p.output_remembered()?;
     if !out.success() {
         bail!(
             "`{p}` failed with exit code {}:\n{}{}",
