@@ -227,15 +227,21 @@ pub fn cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/rkbuild"))
 }
 
-/// A file's identity for caches: its canonical path, size and modification time.
-pub fn identity(path: &Path) -> Option<String> {
-    let real = std::fs::canonicalize(path).ok()?;
-    let m = std::fs::metadata(&real).ok()?;
+/// A file's size and modification time (ns), for caches that redo work when a file changes.
+pub fn stamp(path: &Path) -> Option<(u64, u128)> {
+    let m = std::fs::metadata(path).ok()?;
     let mtime = m
         .modified()
         .ok()?
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?
         .as_nanos();
-    Some(format!("{} {} {mtime}", real.display(), m.len()))
+    Some((m.len(), mtime))
+}
+
+/// A file's identity for caches: its canonical path, size and modification time.
+pub fn identity(path: &Path) -> Option<String> {
+    let real = std::fs::canonicalize(path).ok()?;
+    let (len, mtime) = stamp(&real)?;
+    Some(format!("{} {len} {mtime}", real.display()))
 }

@@ -97,9 +97,7 @@ fn killed_run(obj: &Path, delay: Option<Duration>, steps: usize) -> Ended {
     let stdout = child.stdout.take().unwrap();
     if let Some(d) = delay {
         // Drain stdout so the build never blocks on a full pipe.
-        let drain = std::thread::spawn(move || {
-            for _ in BufReader::new(stdout).lines() {}
-        });
+        let drain = std::thread::spawn(move || for _ in BufReader::new(stdout).lines() {});
         let start = Instant::now();
         while start.elapsed() < d {
             if child.try_wait().unwrap().is_some() {
@@ -286,10 +284,7 @@ fn config_readers_never_see_a_partial_file() {
             config_run(&configs[i % 2]);
         }
         stop.store(true, Ordering::Relaxed);
-        readers
-            .into_iter()
-            .map(|r| r.join().unwrap())
-            .sum::<u64>()
+        readers.into_iter().map(|r| r.join().unwrap()).sum::<u64>()
     });
     eprintln!(
         "  30 config runs, {reads} reads of {} changing files: each a whole version",

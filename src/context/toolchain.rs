@@ -69,14 +69,7 @@ impl Toolchain {
         if shown.contains("/.cargo/bin/") || real.file_name()? == "rustup" {
             return None;
         }
-        let m = std::fs::metadata(&real).ok()?;
-        let mtime = m
-            .modified()
-            .ok()?
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?
-            .as_nanos();
-        let mut k = format!("{what} {} {} {mtime}", real.display(), m.len());
+        let mut k = format!("{what} {}", crate::fsutil::identity(&real)?);
         for e in env {
             k.push_str(&format!(" {e}={}", std::env::var(e).unwrap_or_default()));
         }

@@ -88,8 +88,13 @@ pub fn parse(args: &[String]) -> CrateArgs {
         let (opt, value) =
             if let Some((o, v)) = a.split_once('=').filter(|(o, _)| o.starts_with("--")) {
                 (o.to_string(), Some(v.to_string()))
-            } else if a.len() > 2 && !a.starts_with("--") && TAKES_VALUE.contains(&&a[..2]) {
-                (a[..2].to_string(), Some(a[2..].to_string()))
+            } else if let Some((o, v)) = a
+                .get(..2)
+                .zip(a.get(2..))
+                .filter(|(o, v)| !v.is_empty() && !a.starts_with("--") && TAKES_VALUE.contains(o))
+            {
+                // (`get`, not indexing: `-é` is one option name, not a cut through a character.)
+                (o.to_string(), Some(v.to_string()))
             } else if TAKES_VALUE.contains(&a.as_str()) {
                 let v = args.get(i).cloned();
                 i += 1;
@@ -268,6 +273,15 @@ mod tests {
         assert!(!p.query_only);
         assert_eq!(p.input.as_deref(), Some("-"));
         assert_eq!(p.name(), None);
+    }
+
+    /// Found by the `wrapper_args` fuzz target: an option whose second character is not
+    /// ASCII (`-é…`) made the wrapper panic on a cut through that character.
+    #[test]
+    fn a_non_ascii_option_is_an_option() {
+        let c = parse(&s(&["-éx", "-Copt-level=2", "-\u{fffd}", "a.rs"]));
+        assert_eq!(c.input.as_deref(), Some("a.rs"));
+        assert_eq!(c.name().as_deref(), Some("a"));
     }
 
     #[test]

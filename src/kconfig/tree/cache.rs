@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{Choice, Kconfig, Symbol};
+use crate::fsutil::stamp;
 
 /// The parse cache: the flattened tree, and the size and mtime of every file it was read from.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -38,17 +39,6 @@ fn format() -> String {
         .and_then(|e| stamp(&e))
         .unwrap_or_default();
     format!("{CACHE_FORMAT} {} {}", exe.0, exe.1)
-}
-
-fn stamp(path: &Path) -> Option<(u64, u128)> {
-    let m = std::fs::metadata(path).ok()?;
-    let t = m
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?
-        .as_nanos();
-    Some((m.len(), t))
 }
 
 /// The cache file for one tree, root and arch, named by a hash of the three (the canonical
