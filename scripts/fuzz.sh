@@ -6,6 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-20}
+# RKBUILD_FUZZ_RUNS=N: also stop after N inputs, from a fixed seed, so that a run (CI's) finds
+# the same inputs every time for the same code; fast targets stop at N, slow ones at SECONDS.
+EXTRA=()
+if [ -n "${RKBUILD_FUZZ_RUNS:-}" ]; then EXTRA=(-runs="$RKBUILD_FUZZ_RUNS" -seed=1); fi
 FUZZ=${RKBUILD_CARGO_FUZZ:-${RKBUILD_CACHE:-/var/cache/rkbuild-ci}/cargo-fuzz/bin/cargo-fuzz}
 export RUSTUP_TOOLCHAIN=nightly
 if [ ! -x "$FUZZ" ] && [ -z "${RKBUILD_CARGO_FUZZ:-}" ]; then
@@ -20,7 +24,7 @@ for t in $targets; do
   printf '  FUZZ    %s (%ss)\n' "$t" "$SECONDS_EACH"
   log=$(mktemp)
   if ! (cd fuzz && "$FUZZ" fuzz run "$t" "corpus/$t" "seeds/$t" -- \
-      -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1) > "$log" 2>&1; then
+      -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${EXTRA[@]}") > "$log" 2>&1; then
     tail -40 "$log" >&2
     echo "fuzz target $t failed (a crash is kept in fuzz/artifacts/$t; a build error is above)" >&2
     exit 1

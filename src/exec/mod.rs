@@ -377,7 +377,55 @@ fn restore_from(
 }
 
 /// Runs the plan.
+/// Whether a folder entry is what a killed step leaves behind: rustc's metadata folder
+/// (`rmeta` and six random characters: it writes `lib.rmeta` there, then renames it into
+/// place) or rkbuild's own temporary files (`fsutil`'s atomic writes, the objcopy post-step).
+pub fn is_leftover(name: &str, is_dir: bool) -> bool {
+    if is_dir {
+        name.len() == 11
+            && name.starts_with("rmeta")
+            && name[5..].bytes().all(|b| b.is_ascii_alphanumeric())
+    } else {
+        name.starts_with(".tmp_rkbuild_") || name.starts_with(".tmp_objcopy_")
+    }
+}
+
+/// Removes what a killed build left in the object tree and the folders its steps write to
+/// (see [`is_leftover`]).
+/// Safe only while no step runs there: the caller holds the object tree's lock, and a
+/// `make` running in the same object tree at the same time is not supported.
+fn sweep_leftovers(plan: &Plan) {
+    // The object tree itself too: rustc runs there, and puts some metadata folders there.
+    let dirs: BTreeSet<PathBuf> = plan
+        .steps
+        .iter()
+        .flat_map(|s| &s.outputs)
+        .filter_map(|o| {
+            fingerprint::resolve(&plan.objtree, o)
+                .parent()
+                .map(Path::to_path_buf)
+        })
+        .chain([plan.objtree.clone()])
+        .collect();
+    for d in dirs {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+            if is_leftover(&e.file_name().to_string_lossy(), is_dir) {
+                let _ = if is_dir {
+                    std::fs::remove_dir_all(e.path())
+                } else {
+                    std::fs::remove_file(e.path())
+                };
+            }
+        }
+    }
+}
+
 pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
+    sweep_leftovers(plan);
     let out = opts.out;
     let n = plan.steps.len();
     let index: std::collections::HashMap<&str, usize> = plan
@@ -731,4 +779,21 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         });
     }
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leftovers_are_only_temporaries() {
+        assert!(is_leftover("rmetaAb12Xz", true));
+        assert!(!is_leftover("rmetaAb12Xz", false));
+        assert!(!is_leftover("rmeta", true));
+        assert!(!is_leftover("rmeta_a12Xzq", true));
+        assert!(is_leftover(".tmp_objcopy_7ghKnX", false));
+        assert!(is_leftover(".tmp_rkbuild_x1", false));
+        assert!(!is_leftover("core.o", false));
+        assert!(!is_leftover(".core.o.rkbuild", false));
+    }
 }
