@@ -353,7 +353,8 @@ fn x86_64_builds_then_rebuilds_only_what_changed() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    // Let the orphaned rustc finish writing, then tear the object as a crash would.
+    // (rustc dies with rkbuild: PR_SET_PDEATHSIG.) Wait a moment for it to be gone, then tear
+    // the object as a crash in the middle of writing it would.
     std::thread::sleep(std::time::Duration::from_secs(3));
     let k = obj.join("rust/kernel.o");
     if let Ok(bytes) = std::fs::read(&k) {
