@@ -209,6 +209,15 @@ fn ctrl_c_keeps_the_log_line() {
     let log = d.path().join("l.jsonl");
     let mut c = wrapped(d.path(), script.to_str().unwrap(), &["-vV"], Some(&log));
     c.process_group(0);
+    // As a terminal's foreground job starts: SIGINT not ignored (a harness started in the
+    // background of a shell without job control would pass its ignored SIGINT on).
+    // SAFETY: signal(2) is async-signal-safe.
+    unsafe {
+        c.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        });
+    }
     let mut child = c.spawn().unwrap();
     let pgid = child.id() as i32;
     // Wait until the compiler runs in the group, then interrupt the group.
