@@ -211,10 +211,7 @@ impl Process {
                 let real = std::fs::canonicalize(&f).ok()?;
                 // The program itself a rustup proxy: not remembered. (A proxy named as an
                 // argument, as in `min-tool-version.sh rustc`, is only a name there.)
-                if i == 0
-                    && (f.to_string_lossy().contains("/.cargo/bin/")
-                        || real.file_name().is_some_and(|n| n == "rustup"))
-                {
+                if i == 0 && is_rustup_proxy(&f, &real) {
                     return None;
                 }
                 key.push_str(&format!(" [{}]", crate::fsutil::identity(&real)?));
@@ -325,37 +322,12 @@ pub fn shell_quote(s: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn runs_and_captures() {
-        let o = Process::new("sh")
-            .args(["-c", "cat; echo err >&2; exit 3"])
-            .stdin_bytes("in")
-            .output()
-            .unwrap();
-        assert_eq!(o.stdout, "in");
-        assert_eq!(o.stderr, "err\n");
-        assert_eq!(o.status.code(), Some(3));
-    }
-
-    #[test]
-    fn display_quotes_what_needs_it() {
-        let p = Process::new("rustc")
-            .env("RUST_MODFILE", "a b")
-            .args(["-Cx=y", "it's"]);
-        assert_eq!(p.to_string(), r"RUST_MODFILE='a b' rustc -Cx=y 'it'\''s'");
-    }
-
-    #[test]
-    fn missing_program_is_named() {
-        let e = Process::new("/nonexistent/tool").output().unwrap_err();
-        assert!(format!("{e:#}").contains("/nonexistent/tool"));
-    }
+/// Whether `path` (resolving to `real`) is a rustup proxy, which picks its toolchain each
+/// time it runs: its answers are never kept.
+pub fn is_rustup_proxy(path: &Path, real: &Path) -> bool {
+    path.to_string_lossy().contains("/.cargo/bin/")
+        || real.file_name().is_some_and(|n| n == "rustup")
 }
-
 /// The answers [`Process::output_remembered`] keeps: `probe-answers.json` in the cache folder,
 /// read once per run and written (atomically) when an answer is added. Several rkbuilds at
 /// once may each drop the other's new answers; that only means asking again.
@@ -421,5 +393,36 @@ mod remembered {
             // Best effort: an answer not kept is asked again next time.
             let _ = crate::fsutil::write_if_changed(&f, &b);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_and_captures() {
+        let o = Process::new("sh")
+            .args(["-c", "cat; echo err >&2; exit 3"])
+            .stdin_bytes("in")
+            .output()
+            .unwrap();
+        assert_eq!(o.stdout, "in");
+        assert_eq!(o.stderr, "err\n");
+        assert_eq!(o.status.code(), Some(3));
+    }
+
+    #[test]
+    fn display_quotes_what_needs_it() {
+        let p = Process::new("rustc")
+            .env("RUST_MODFILE", "a b")
+            .args(["-Cx=y", "it's"]);
+        assert_eq!(p.to_string(), r"RUST_MODFILE='a b' rustc -Cx=y 'it'\''s'");
+    }
+
+    #[test]
+    fn missing_program_is_named() {
+        let e = Process::new("/nonexistent/tool").output().unwrap_err();
+        assert!(format!("{e:#}").contains("/nonexistent/tool"));
     }
 }

@@ -125,13 +125,7 @@ impl Env {
 /// `rust/`, the drivers' folders (the reference made nothing else there) and the docs. What
 /// stays is the C side `make prepare` made, which rkbuild would have make do again.
 fn prepared_copy(refdir: &Path, obj: &Path, drivers: &[String]) {
-    let st = Command::new("cp")
-        .arg("-a")
-        .arg(format!("{}/.", refdir.display()))
-        .arg(obj)
-        .status()
-        .expect("cp");
-    assert!(st.success(), "cp -a {}", refdir.display());
+    common::cp_a(&refdir.join("."), obj);
     let mut gone: BTreeSet<&str> = ["rust", "Documentation/output"].into();
     for d in drivers {
         let dir = Path::new(d).parent().unwrap().to_str().unwrap();

@@ -38,7 +38,7 @@ fn rkbuild(obj: &Path, args: &[&str]) -> Command {
 /// What a build leaves that a build is compared on: every file but rkbuild's own records
 /// (fingerprints, the tools' answers, the timings), by path, with its bytes.
 fn outputs(obj: &Path) -> BTreeMap<String, Vec<u8>> {
-    walk(obj)
+    common::side_by_side::files_below(obj)
         .into_iter()
         .filter(|rel| {
             let name = rel.rsplit('/').next().unwrap();
@@ -49,24 +49,6 @@ fn outputs(obj: &Path) -> BTreeMap<String, Vec<u8>> {
             (rel, bytes)
         })
         .collect()
-}
-
-fn walk(root: &Path) -> Vec<String> {
-    let mut out = vec![];
-    let mut todo = vec![root.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let e = e.unwrap();
-            if e.file_type().unwrap().is_dir() {
-                todo.push(e.path());
-            } else {
-                let rel = e.path().strip_prefix(root).unwrap().display().to_string();
-                out.push(rel);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// A small deterministic generator (xorshift), so that a failing sequence can be rerun.
@@ -249,7 +231,7 @@ fn config_readers_never_see_a_partial_file() {
     let mut versions: BTreeMap<String, Vec<Vec<u8>>> = BTreeMap::new();
     for c in &configs {
         config_run(c);
-        for rel in walk(&obj) {
+        for rel in common::side_by_side::files_below(&obj) {
             if rel.rsplit('/').next().unwrap().starts_with(".rkbuild") {
                 continue;
             }

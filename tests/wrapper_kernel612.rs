@@ -723,13 +723,7 @@ fn compare_projects(ra: &Value, fl: &Value, o: &Path) {
 fn copy_of(tree: &Path) -> (tempfile::TempDir, PathBuf) {
     let copy = tempfile::tempdir().unwrap();
     let o = copy.path().join("o");
-    let st = Command::new("cp")
-        .arg("-a")
-        .arg(tree)
-        .arg(&o)
-        .status()
-        .unwrap();
-    assert!(st.success(), "cp -a {}", tree.display());
+    common::cp_a(tree, &o);
     (copy, o)
 }
 

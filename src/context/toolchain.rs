@@ -65,8 +65,7 @@ impl Toolchain {
     /// The key of a question to a tool binary, `None` when the answer must not be kept.
     pub fn key(what: &str, tool: &Path, env: &[&str]) -> Option<String> {
         let real = std::fs::canonicalize(tool).ok()?;
-        let shown = tool.display().to_string();
-        if shown.contains("/.cargo/bin/") || real.file_name()? == "rustup" {
+        if crate::process::is_rustup_proxy(tool, &real) {
             return None;
         }
         let mut k = format!("{what} {}", crate::fsutil::identity(&real)?);
@@ -255,7 +254,8 @@ fn check_libclang(b: &Found<BindgenInfo>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A tool's answer to a version question (remembered across runs by the tool's identity).
+/// A tool's answer to a version question, remembered across runs by the tool's identity
+/// (`config`, which writes no `.rkbuild-tools.json`, so asks no tool twice either).
 fn run_text(p: Process) -> anyhow::Result<String> {
     let out = p.output_remembered()?;
     if !out.success() {

@@ -376,7 +376,6 @@ fn restore_from(
     Ok(Some(log))
 }
 
-/// Runs the plan.
 /// Whether a folder entry is what a killed step leaves behind: rustc's metadata folder
 /// (`rmeta` and six random characters: it writes `lib.rmeta` there, then renames it into
 /// place) or rkbuild's own temporary files (`fsutil`'s atomic writes, the objcopy post-step).
@@ -424,6 +423,7 @@ fn sweep_leftovers(plan: &Plan) {
     }
 }
 
+/// Runs the plan.
 pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     sweep_leftovers(plan);
     let out = opts.out;

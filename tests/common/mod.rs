@@ -106,6 +106,18 @@ pub fn minikernel() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/minikernel")
 }
 
+/// `cp -a FROM TO`: a copy of a folder with its modification times (make-built object trees,
+/// which make and rkbuild then find up to date).
+pub fn cp_a(from: &std::path::Path, to: &std::path::Path) {
+    let st = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .expect("cp");
+    assert!(st.success(), "cp -a {} {}", from.display(), to.display());
+}
+
 /// Copies a folder (for tests that edit the example tree).
 pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
     for e in std::fs::read_dir(from).unwrap() {

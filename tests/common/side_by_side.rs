@@ -37,13 +37,7 @@ pub fn make_log_with(
     }
     let copy = tempfile::tempdir().unwrap();
     let o = copy.path().join("o");
-    let st = Command::new("cp")
-        .arg("-a")
-        .arg(refdir)
-        .arg(&o)
-        .status()
-        .expect("cp");
-    assert!(st.success(), "cp -a {}", refdir.display());
+    super::cp_a(refdir, &o);
     let mut c = make(&o);
     c.arg("V=1").args(args);
     let text = super::run_timed(c, &format!("make {} V=1 (reference)", args.join(" ")));
