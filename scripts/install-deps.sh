@@ -62,7 +62,7 @@ for p in clang-22 lld-22 llvm-22 libclang1-22; do
   apt_ok "$p" "$LLVM_22" || need_apt+=("$p=$LLVM_22")
 done
 for p in flex bison bc libelf-dev libssl-dev xz-utils \
-         hyperfine busybox-static chromium; do
+         hyperfine busybox-static chromium debootstrap; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_apt+=("$p")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -221,6 +221,45 @@ if [ ! -x "$FUZZ" ]; then
 fi
 log "$("$FUZZ" --version) at $FUZZ"
 
+# 11. Debian's own 7.3 kernel and a Debian trixie root to build modules for it in
+#     (tests/distro_debian.rs): trixie's rustc 1.85.1 (the one the kernel was built with),
+#     rust-src, rustfmt, bindgen, gcc-14 and make, the kernel's headers package, and its source
+#     (the linux-source-7.3 of step 6, the same package version, linked in). Made with
+#     debootstrap and entered with chroot; the system is untouched. The kernel image is
+#     unpacked from linux-binary-… (not installed). Both cached by version.
+DEB_RELEASE=7.3.4+deb13-amd64
+RUSTC_TRIXIE=1.85.1+dfsg1-1+deb13u1
+TRIXIE_ROOT="$CACHE/trixie-root"
+TRIXIE_MARK="$TRIXIE_ROOT/.rkbuild-ready-$DEB_RELEASE-$RUSTC_TRIXIE"
+if [ ! -f "$TRIXIE_MARK" ]; then
+  log "Debian trixie root for $DEB_RELEASE (debootstrap; rustc $RUSTC_TRIXIE, linux-headers-$DEB_RELEASE)"
+  r="$TRIXIE_ROOT.tmp"; rm -rf "$r"
+  debootstrap --variant=minbase trixie "$r" http://deb.debian.org/debian > "$CACHE/debootstrap.log" 2>&1 \
+    || { tail -20 "$CACHE/debootstrap.log" >&2; echo "debootstrap of trixie failed (log: $CACHE/debootstrap.log)" >&2; exit 1; }
+  echo "deb http://deb.debian.org/debian trixie-backports main" > "$r/etc/apt/sources.list.d/backports.list"
+  unshare --mount --propagation private sh -c "mount -t proc proc '$r/proc' && chroot '$r' sh -c '
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      rustc=$RUSTC_TRIXIE rust-src=$RUSTC_TRIXIE rustfmt=$RUSTC_TRIXIE libstd-rust-dev=$RUSTC_TRIXIE \
+      bindgen make gcc-14 libc6-dev linux-headers-$DEB_RELEASE && apt-get clean'" > "$CACHE/trixie-apt.log" 2>&1 \
+    || { tail -20 "$CACHE/trixie-apt.log" >&2; echo "installing into the trixie root failed (log: $CACHE/trixie-apt.log)" >&2; exit 1; }
+  cp -al "$K73" "$r/usr/src/linux-source-7.3"
+  touch "$r/.rkbuild-ready-$DEB_RELEASE-$RUSTC_TRIXIE"
+  rm -rf "$TRIXIE_ROOT" && mv "$r" "$TRIXIE_ROOT"
+fi
+log "trixie root at $TRIXIE_ROOT: $(chroot "$TRIXIE_ROOT" rustc --version)"
+DEB_VMLINUZ="$CACHE/debian-kernel-$DEB_RELEASE/vmlinuz"
+if [ ! -f "$DEB_VMLINUZ" ]; then
+  log "linux-binary-$DEB_RELEASE (trixie-backports; Debian's kernel image, unpacked)"
+  trixie_apt update -qq
+  tmp="$CACHE/dl-debian-kernel"; rm -rf "$tmp"; mkdir -p "$tmp"
+  (cd "$tmp" && trixie_apt download "linux-binary-$DEB_RELEASE" >/dev/null)
+  dpkg-deb -x "$tmp"/linux-binary-*.deb "$tmp/x"
+  mkdir -p "$(dirname "$DEB_VMLINUZ")"
+  cp "$tmp/x/usr/lib/modules/$DEB_RELEASE/vmlinuz" "$DEB_VMLINUZ.tmp" && mv "$DEB_VMLINUZ.tmp" "$DEB_VMLINUZ"
+  rm -rf "$tmp"
+fi
+log "Debian's kernel image at $DEB_VMLINUZ"
+
 # The environment the tests read (sourced by .ci/run).
 cat > "$CACHE/env.sh" <<ENV
 export RKBUILD_TEST_RUSTC_185=/usr/bin/rustc
@@ -240,6 +279,9 @@ export RKBUILD_REF_DIR=$CACHE
 export RKBUILD_TEST_DEBIAN_73_CONFIG=$DEBCFG
 export RKBUILD_TEST_BUSYBOX_ARM64=$BB64
 export RKBUILD_TEST_BGD=$BGD
+export RKBUILD_TEST_TRIXIE_ROOT=$TRIXIE_ROOT
+export RKBUILD_TEST_DEBIAN_RELEASE=$DEB_RELEASE
+export RKBUILD_TEST_DEBIAN_VMLINUZ=$DEB_VMLINUZ
 # Tests name every tool; the toolchain file setup.sh wrote is read only where a test says so.
 export RKBUILD_TOOLCHAIN=
 ENV

@@ -125,6 +125,18 @@ enum Command {
         #[command(flatten)]
         build: BuildArgs,
     },
+    /// Rebuild the Rust side of a kernel a distribution ships (its headers lack the Rust
+    /// metadata) with the compiler it was built with, into -O, checked against the kernel's
+    /// exported symbols; with -M, then build a module against it.
+    Distro {
+        /// The kernel's headers (default: /lib/modules/$(uname -r)/build).
+        #[arg(long, value_name = "DIR")]
+        headers: Option<PathBuf>,
+        #[command(flatten)]
+        tree: TreeArgs,
+        #[command(flatten)]
+        build: BuildArgs,
+    },
     /// Write the HTML documentation of the kernel's crates as `make rustdoc` does (into
     /// OBJTREE/Documentation/output/rust/rustdoc), documenting again only the crates whose
     /// sources changed.
@@ -647,6 +659,35 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                 None => commands::build::run(&opts, out)?,
             };
             say_finished(out, &summary);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Distro {
+            headers,
+            tree,
+            build,
+        } => {
+            if tree.config.is_some() {
+                anyhow::bail!("--config is not taken by `distro`: the kernel's configuration is the headers' .config");
+            }
+            let headers = match headers {
+                Some(h) => h,
+                None => {
+                    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease")?;
+                    PathBuf::from(format!("/lib/modules/{}/build", release.trim()))
+                }
+            };
+            let source = tree.srctree.clone().ok_or_else(|| {
+                anyhow::anyhow!("-S (--srctree) is needed: the kernel's source, unpacked from the distribution's source package\n  fix: Debian: apt install linux-source-X.Y; tar xf /usr/src/linux-source-X.Y.tar.xz; rkbuild distro -S linux-source-X.Y -O ~/kbuild …")
+            })?;
+            let opts = commands::distro::DistroOpts {
+                headers,
+                source,
+                build: build.opts(tree),
+            };
+            let report = commands::distro::run(&opts, out)?;
+            if out.json() {
+                out.message(&serde_json::json!({"reason": "distro", "report": report}));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Doc { tree, steps } => {

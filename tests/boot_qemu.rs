@@ -277,98 +277,23 @@ const MAKE_DOCTESTS: &str = ".rkbuild-make-doctests";
 /// `group_leader` in this tinyconfig + KUnit kernel and faults.
 const KNOWN_FAILING_DOCTESTS: &[&str] = &["rust_doctest_kernel_task_rs_1"];
 
-/// A `newc` cpio archive (what the kernel unpacks as its initramfs) of `files`:
-/// (path in the archive, mode, contents); folders have no contents.
-fn cpio(files: &[(&str, u32, Vec<u8>)]) -> Vec<u8> {
-    let mut out = vec![];
-    let pad = |out: &mut Vec<u8>| {
-        while out.len() % 4 != 0 {
-            out.push(0);
-        }
-    };
-    let trailer = ("TRAILER!!!", 0u32, vec![]);
-    for (i, (name, mode, data)) in files.iter().chain(std::iter::once(&trailer)).enumerate() {
-        let fields = [
-            i as u32 + 1,
-            *mode,
-            0,
-            0,
-            1,
-            0,
-            data.len() as u32,
-            0,
-            0,
-            0,
-            0,
-            name.len() as u32 + 1,
-            0,
-        ];
-        out.extend_from_slice(b"070701");
-        for f in fields {
-            out.extend_from_slice(format!("{f:08X}").as_bytes());
-        }
-        out.extend_from_slice(name.as_bytes());
-        out.push(0);
-        pad(&mut out);
-        out.extend_from_slice(data);
-        pad(&mut out);
-    }
-    out
-}
-
 /// Boots `image` with `modules` (name, .ko) in its initramfs; each is loaded and unloaded.
 /// Returns the serial console's text.
 fn boot(t: &Target, image: &Path, modules: &[(&str, PathBuf)]) -> String {
-    let bb = (t.busybox)();
-    let busybox = std::fs::read(&bb).unwrap_or_else(|e| {
-        panic!(
-            "{} is needed (Debian busybox-static for {}; scripts/install-deps.sh): {e}",
-            bb.display(),
-            t.arch
-        )
-    });
-    let mut init = String::from(
-        "#!/bin/busybox sh\n/bin/busybox mount -t proc proc /proc\n/bin/busybox echo RKBUILD-BOOT up\n",
-    );
-    let mut files: Vec<(&str, u32, Vec<u8>)> = vec![
-        ("bin", 0o40755, vec![]),
-        ("proc", 0o40755, vec![]),
-        ("dev", 0o40755, vec![]),
-        ("bin/busybox", 0o100755, busybox),
-    ];
-    let names: Vec<String> = modules.iter().map(|(n, _)| format!("{n}.ko")).collect();
-    for ((name, ko), file) in modules.iter().zip(&names) {
-        init.push_str(&format!(
-            "/bin/busybox insmod /{file}\n/bin/busybox rmmod {name}\n"
-        ));
-        files.push((file, 0o100644, std::fs::read(ko).unwrap()));
-    }
-    init.push_str("/bin/busybox echo RKBUILD-BOOT done\n/bin/busybox reboot -f\n");
-    files.push(("init", 0o100755, init.into_bytes()));
-    let d = tempfile::tempdir().unwrap();
-    let initrd = d.path().join("initrd.cpio");
-    std::fs::write(&initrd, cpio(&files)).unwrap();
-    let started = Instant::now();
-    let o = Command::new("timeout")
-        .arg("300")
-        .arg(t.qemu)
-        .args(t.machine)
-        .args(["-m", "256", "-nographic", "-no-reboot"])
-        .arg("-kernel")
-        .arg(image)
-        .arg("-initrd")
-        .arg(&initrd)
-        .args(["-append", &format!("console={} panic=-1", t.console)])
-        .output()
-        .unwrap_or_else(|e| panic!("{} is needed (Debian {}): {e}", t.qemu, t.qemu_package));
-    let text = String::from_utf8_lossy(&o.stdout).into_owned();
-    eprintln!(
-        "  {}: boot, load and unload {} modules under qemu (TCG): {:.1} s",
-        t.arch,
-        modules.len(),
-        started.elapsed().as_secs_f64()
-    );
-    text
+    common::boot::boot(
+        &common::boot::Machine {
+            arch: t.arch,
+            qemu: t.qemu,
+            qemu_package: t.qemu_package,
+            machine: t.machine,
+            console: t.console,
+            memory_mb: 256,
+            busybox: (t.busybox)(),
+        },
+        image,
+        modules,
+        "",
+    )
 }
 
 /// make's recorded command for `target` (the `savedcmd` line of its `.cmd` file, without what

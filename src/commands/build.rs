@@ -14,7 +14,7 @@ use crate::output::{Message, Out};
 use crate::plan::{self, Plan};
 use crate::process::Process;
 use crate::toolchain;
-use crate::toolchain::kbuild_names::{kbuild_tools, MakeVars};
+use crate::toolchain::kbuild_names::{kbuild_tools, MakeVars, PROBE_DIR};
 
 /// Options of `build` and `plan`.
 #[derive(Clone, Debug, Default)]
@@ -72,11 +72,13 @@ pub fn c_prerequisites(tree: &Tree) -> Vec<(&'static str, PathBuf)> {
     out
 }
 
-/// The prerequisites make has not made yet.
+/// The prerequisites make has not made yet. A distribution's object tree (`rkbuild distro`)
+/// came prepared: its C flags are what the kernel's make recorded for rkbuild's probe.
 fn missing_c_prerequisites(tree: &Tree) -> Vec<&'static str> {
+    let probed = probe_cmd(tree).is_file();
     c_prerequisites(tree)
         .into_iter()
-        .filter(|(_, done)| !done.is_file())
+        .filter(|(t, done)| !(done.is_file() || probed && *t == "prepare0"))
         .map(|(t, _)| t)
         .collect()
 }
@@ -92,6 +94,12 @@ fn asm_offsets_cmd(tree: &Tree) -> PathBuf {
 /// The recorded command of `scripts/mod/empty.o`, a C object prepare0 builds.
 fn empty_o_cmd(tree: &Tree) -> PathBuf {
     tree.objtree.join("scripts/mod/.empty.o.cmd")
+}
+
+/// The recorded command of the C object `rkbuild distro` had the kernel's make compile as an
+/// external one (`always-y`: neither built in nor a module, as `scripts/mod/empty.o`).
+pub fn probe_cmd(tree: &Tree) -> PathBuf {
+    tree.objtree.join(PROBE_DIR).join(".empty.o.cmd")
 }
 
 /// The layout's `c_flags_prepare` words for this configuration, with `{asm_offset:X}` read
@@ -192,7 +200,7 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
     let srcarch = tree.arch.srcarch();
     // `scripts/mod/empty.o` is a kernel C object built in prepare0 with the full c_flags;
     // asm-offsets (a `.s`) lacks the debug flags Kbuild filters out of assembly output.
-    let recorded = [empty_o_cmd(tree), asm_offsets_cmd(tree)];
+    let recorded = [empty_o_cmd(tree), asm_offsets_cmd(tree), probe_cmd(tree)];
     if let Some((cmd, text)) = recorded
         .iter()
         .find_map(|c| std::fs::read_to_string(c).ok().map(|t| (c.clone(), t)))
@@ -202,11 +210,20 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
         let words = shlex::split(line)
             .with_context(|| format!("cannot split the command in `{}`", cmd.display()))?;
         let mut flags = vec![];
+        let mut folder_seen = false;
         let mut it = words.into_iter().skip(1).peekable();
         while let Some(w) = it.next() {
             if w == "-o" {
                 it.next();
                 continue;
+            }
+            // An external object gets no folder include paths (`-I$(src) -I$(obj)`): rust/'s
+            // go where they would have been, just before the per-object defines.
+            if !folder_seen && w.starts_with("-DKBUILD_MODFILE=") {
+                folder_seen = true;
+                flags.extend(prepare_c_flags(tree, facts)?);
+                flags.push(format!("-I{srctree}/rust"));
+                flags.push("-Irust".into());
             }
             let per_object = w.starts_with("-Wp,-MMD,")
                 || w.starts_with("-DKBUILD_MODFILE=")
@@ -217,7 +234,8 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
                 || w == "-c"
                 || w == "-fverbose-asm"
                 || w.ends_with("asm-offsets.c")
-                || w.ends_with("scripts/mod/empty.c");
+                || w == "empty.c"
+                || w.ends_with("/empty.c");
             // The folder's own include paths (`-I$(srctree)/$(src) -I$(obj)`, added for O=
             // builds) become rust/'s. asm-offsets is built from the top Kbuild (`.`) in 6.12.
             let folders = [
@@ -228,6 +246,7 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
             if folders.iter().any(|f| w == format!("-I{srctree}/{f}")) {
                 // What the arch's prepare step adds to KBUILD_CFLAGS after prepare0
                 // (arm64's and riscv's per-task stack protector), just before.
+                folder_seen = true;
                 flags.extend(prepare_c_flags(tree, facts)?);
                 flags.push(format!("-I{srctree}/rust"));
                 continue;
@@ -368,7 +387,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     };
     // 7.3 remaps source paths in out-of-tree builds when rustc takes `--remap-path-scope`.
     let has_remap = bc.has_remap()?;
-    let make_vars = MakeVars::from_env();
+    let make_vars = MakeVars::for_objtree(&bc.tree.objtree);
     let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
     let kernel_tree = is_kernel_tree(&srctree_abs);
     let objcopy = find_objcopy(&make_vars, kernel_tree)?;
@@ -644,7 +663,7 @@ fn link_modules(p: &Prepared, out: Out) -> anyhow::Result<()> {
         &objtree,
         tree.arch.srcarch(),
         &p.config.rustc_path.display().to_string(),
-        &MakeVars::from_env(),
+        &MakeVars::for_objtree(&objtree),
     );
     super::kernel_make::final_link(&make, out)
 }

@@ -61,7 +61,7 @@ pub fn prepare(opts: &BuildOpts, dir: &Path) -> anyhow::Result<Prepared> {
         );
     }
     let rustc = bc.rustc()?;
-    let make_vars = MakeVars::from_env();
+    let make_vars = MakeVars::for_objtree(&objtree);
     let objcopy = find_objcopy(&make_vars, true)?;
     let mut tools = std::collections::BTreeMap::new();
     let rustc_path = rustc.path.display().to_string();

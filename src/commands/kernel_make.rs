@@ -8,7 +8,7 @@ use anyhow::bail;
 use crate::makefile::records;
 use crate::output::{Message, Out};
 use crate::process::Process;
-use crate::toolchain::kbuild_names::MakeVars;
+use crate::toolchain::kbuild_names::{parse_recorded, MakeVars, LDFLAGS_VAR, RECORDED_VARS};
 
 /// Runs the kernel's make for modpost and the final link; its quiet lines become rkbuild's.
 pub(super) fn final_link(make: &Process, out: Out) -> anyhow::Result<()> {
@@ -66,10 +66,18 @@ pub(super) fn kernel_make(
 }
 
 /// The linker and KBUILD_LDFLAGS of a built kernel, from its `vmlinux.o` link
-/// (`$(LD) $(KBUILD_LDFLAGS) -r -o vmlinux.o …`).
+/// (`$(LD) $(KBUILD_LDFLAGS) -r -o vmlinux.o …`); for a distribution's kernel, as the
+/// kernel's make told `rkbuild distro`.
 pub(super) fn recorded_ld(objtree: &Path) -> Option<(String, Vec<String>)> {
-    let text = std::fs::read_to_string(objtree.join(".vmlinux.o.cmd")).ok()?;
-    records::recorded_ld(&text)
+    if let Ok(text) = std::fs::read_to_string(objtree.join(".vmlinux.o.cmd")) {
+        return records::recorded_ld(&text);
+    }
+    let text = std::fs::read_to_string(objtree.join(RECORDED_VARS)).ok()?;
+    let vars = parse_recorded(&text);
+    let get = |k: &str| vars.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
+    let ld = get("LD")?;
+    let flags = shlex::split(get(LDFLAGS_VAR).unwrap_or(""))?;
+    Some((ld.to_string(), flags))
 }
 
 /// `ARCH`, `RUSTC` and `BINDGEN` as the configuration was made with them

@@ -5,6 +5,7 @@
 pub mod analyzer;
 pub mod build;
 pub mod config;
+pub mod distro;
 pub mod doc;
 pub mod doctor;
 pub mod extmod;

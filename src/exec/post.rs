@@ -38,8 +38,11 @@ pub fn run(
             }
             Ok(None)
         }
-        PostStep::Objtool { program, args } => {
-            let p = Process::new(program).cwd(objtree).args(args).arg(output);
+        PostStep::Objtool { program, args, env } => {
+            let mut p = Process::new(program).cwd(objtree).args(args).arg(output);
+            for (k, v) in env {
+                p = p.env(k, v);
+            }
             let out = p.output()?;
             if !out.success() {
                 bail!("`{p}` failed:\n{}{}", out.stdout, out.stderr.trim_end());

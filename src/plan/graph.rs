@@ -67,6 +67,22 @@ impl Plan {
         let mut todo: Vec<String> = vec![];
         for t in targets {
             let t = t.trim_start_matches("./");
+            // A folder (`rust/`), as Kbuild's `make rust/`: every step whose output is in it.
+            if t.ends_with('/') {
+                let inside: Vec<String> = self
+                    .steps
+                    .iter()
+                    .filter(|s| s.id.starts_with(t))
+                    .map(|s| s.id.clone())
+                    .collect();
+                if inside.is_empty() {
+                    return Err(PlanError::Unsupported(format!(
+                        "no step makes anything in `{t}`\n  fix: `rkbuild plan` lists the steps and what they make"
+                    )));
+                }
+                todo.extend(inside);
+                continue;
+            }
             if self.step(t).is_none() {
                 let hint = closest(t, self.steps.iter().map(|s| s.id.as_str()))
                     .map(|c| format!(" (did you mean `{c}`?)"))

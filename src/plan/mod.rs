@@ -122,8 +122,13 @@ pub enum PostStep {
     LinkNameHelpers,
     /// `sed '1,/^\/\/ Cut here.$/d'`: the preprocessed `.rs.S` keeps what follows the cut.
     CutHere,
-    /// `$(cmd_objtool)`: objtool checks and annotates the object (x86 with CONFIG_OBJTOOL).
-    Objtool { program: String, args: Vec<String> },
+    /// `$(cmd_objtool)`: objtool checks and annotates the object (x86 with CONFIG_OBJTOOL),
+    /// with what make exports to it (`SRCARCH`: Debian's objtool is a dispatcher by arch).
+    Objtool {
+        program: String,
+        args: Vec<String>,
+        env: Vec<(String, String)>,
+    },
     /// Warn when the object still calls `rust_build_error` (a `build_assert!` that was not
     /// optimised away): 2021's RUST_BUILD_ASSERT_WARN, and a link error to come under DENY.
     CheckBuildError { deny: bool },

@@ -287,6 +287,7 @@ pub(super) fn objtool(inp: &Inputs, module: bool, single_obj_m: bool) -> Option<
     Some(PostStep::Objtool {
         program: format!("{}/{}", ctx.objtree, o.program),
         args,
+        env: vec![("SRCARCH".into(), ctx.arch.srcarch().into())],
     })
 }
 

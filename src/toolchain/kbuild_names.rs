@@ -32,6 +32,31 @@ impl MakeVars {
         .collect()
     }
 
+    /// The variables for the kernel in `objtree`: the environment's (rkbuild's environment
+    /// plays make's command line), then, for those it does not give, what the kernel's make
+    /// chose for that tree where `rkbuild distro` asked it ([`RECORDED_VARS`]: a distribution's
+    /// object tree names its compiler in makefiles of its own, Debian's `.kernelvariables`).
+    pub fn for_objtree(objtree: &std::path::Path) -> MakeVars {
+        let mut v = MakeVars::from_env();
+        let text = std::fs::read_to_string(objtree.join(RECORDED_VARS)).unwrap_or_default();
+        for (k, val) in parse_recorded(&text) {
+            let slot = match k {
+                "LLVM" => &mut v.llvm,
+                "CROSS_COMPILE" => &mut v.cross_compile,
+                "CC" => &mut v.cc,
+                "HOSTCC" => &mut v.hostcc,
+                "LD" => &mut v.ld,
+                "NM" => &mut v.nm,
+                "OBJCOPY" => &mut v.objcopy,
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(val.to_string());
+            }
+        }
+        v
+    }
+
     /// The variables from the environment (rkbuild's environment plays make's command line).
     pub fn from_env() -> MakeVars {
         let get = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
@@ -45,6 +70,34 @@ impl MakeVars {
             objcopy: get("OBJCOPY"),
         }
     }
+}
+
+/// Where `rkbuild distro` keeps its question to the kernel's make, in the object tree.
+pub const PROBE_DIR: &str = ".rkbuild-distro";
+/// The tool variables the kernel's make chose for the tree, as `NAME=value` lines.
+pub const RECORDED_VARS: &str = ".rkbuild-distro/make-vars";
+/// The variables [`RECORDED_VARS`] holds (make's names).
+pub const TOOL_VARS: [&str; 7] = [
+    "LLVM",
+    "CROSS_COMPILE",
+    "CC",
+    "HOSTCC",
+    "LD",
+    "NM",
+    "OBJCOPY",
+];
+
+/// Also recorded: the linker flags of a module's partial link (`cmd_ld_multi_m`), which a
+/// built kernel's `.vmlinux.o.cmd` holds and a distribution's headers do not.
+pub const LDFLAGS_VAR: &str = "KBUILD_LDFLAGS";
+
+/// `NAME=value` lines; empty values and other lines are skipped.
+pub fn parse_recorded(text: &str) -> Vec<(&str, &str)> {
+    text.lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.trim(), v.trim()))
+        .filter(|(k, v)| !k.is_empty() && !v.is_empty())
+        .collect()
 }
 
 /// The programs Kbuild would run.
@@ -110,6 +163,25 @@ mod tests {
             llvm: llvm.map(String::from),
             cross_compile: cross.map(String::from),
             ..MakeVars::default()
+        }
+    }
+
+    #[test]
+    fn recorded_vars_fill_what_the_environment_leaves() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(d.path().join(PROBE_DIR)).unwrap();
+        std::fs::write(
+            d.path().join(RECORDED_VARS),
+            "CC=x86_64-linux-gnu-gcc-14\nCROSS_COMPILE=x86_64-linux-gnu-\nLLVM=\nnot a var\n",
+        )
+        .unwrap();
+        let v = MakeVars::for_objtree(d.path());
+        assert_eq!(v.cross_compile.as_deref(), Some("x86_64-linux-gnu-"));
+        assert_eq!(v.llvm, None, "an empty value is not given");
+        let t = kbuild_tools(&v);
+        assert_eq!(t.objcopy, "x86_64-linux-gnu-objcopy");
+        if std::env::var_os("CC").is_none() {
+            assert_eq!(t.cc, "x86_64-linux-gnu-gcc-14");
         }
     }
 

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+pub mod boot;
 pub mod reapi;
 pub mod side_by_side;
 
