@@ -296,16 +296,6 @@ fn boot(t: &Target, image: &Path, modules: &[(&str, PathBuf)]) -> String {
     )
 }
 
-/// make's recorded command for `target` (the `savedcmd` line of its `.cmd` file, without what
-/// follows the compiler's own command: objtool and the like).
-fn recorded(dir: &Path, file: &str) -> Vec<String> {
-    let text = common::read(&dir.join(format!(".{file}.cmd")));
-    let line = text.lines().next().unwrap();
-    let cmd = line.split_once(" := ").unwrap().1;
-    let cmd = cmd.split(';').next().unwrap();
-    shlex::split(cmd).unwrap()
-}
-
 #[test]
 fn x86_64_modules_rkbuild_built_load_and_run_in_a_booted_kernel() {
     modules_load_and_run(&X86_64);
@@ -463,45 +453,19 @@ fn extmod_equals_make(
     let k = kdir.display().to_string();
     let md = m.path().display().to_string();
     let plan = env.rkbuild(&["plan", "--message-format", "json", "-O", &k, "-M", &md]);
-    let v: serde_json::Value = serde_json::from_str(plan.lines().last().unwrap()).unwrap();
-    let steps = v["plan"]["steps"].as_array().unwrap();
-    assert!(
-        v["plan"]["skipped"].as_array().is_none_or(|s| s.is_empty()),
-        "{name}: the plan leaves something out: {}",
-        v["plan"]["skipped"]
-    );
-    // make's recorded commands and objects, before rkbuild's build replaces them.
-    let mut reference = vec![];
-    for step in steps {
-        let id = step["id"].as_str().unwrap();
-        let file = Path::new(id).file_name().unwrap().to_str().unwrap();
-        let mut made = recorded(m.path(), file);
-        // make ran the compiler through the wrapper; rkbuild runs it directly.
-        for w in &mut made {
+    // make ran the compiler through the wrapper; rkbuild runs it directly.
+    let files = common::extmod_plan_equals_make(&plan, m.path(), name, |made| {
+        for w in made {
             if *w == wrapper.display().to_string() {
                 *w = env.rustc.display().to_string();
             }
         }
-        let mut mine: Vec<String> = step["command"]["env"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|kv| format!("{}={}", kv[0].as_str().unwrap(), kv[1].as_str().unwrap()))
-            .collect();
-        mine.push(step["command"]["program"].as_str().unwrap().to_string());
-        mine.extend(
-            step["command"]["args"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|a| a.as_str().unwrap().to_string()),
-        );
-        assert_eq!(mine, made, "{name}: `{id}` differs from make M='s command");
-        reference.push((
-            file.to_string(),
-            std::fs::read(m.path().join(file)).unwrap(),
-        ));
-    }
+    });
+    // make's objects, before rkbuild's build replaces them.
+    let mut reference: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|f| (f.clone(), std::fs::read(m.path().join(f)).unwrap()))
+        .collect();
     let ko = format!("{name}.ko");
     reference.push((ko.clone(), std::fs::read(m.path().join(&ko)).unwrap()));
     for e in std::fs::read_dir(m.path()).unwrap() {
@@ -517,7 +481,7 @@ fn extmod_equals_make(
     eprintln!(
         "  {}: {name}: {} commands equal to make M='s; rkbuild build -M {:.1} s, make M= {:.1} s ({:.2}x)",
         target.arch,
-        steps.len(),
+        files.len(),
         rk_ms as f64 / 1000.0,
         make_ms as f64 / 1000.0,
         make_ms as f64 / rk_ms.max(1) as f64

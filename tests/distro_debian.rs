@@ -56,6 +56,13 @@ impl Env {
     }
 }
 
+/// The kernel's version without its flavour (`7.3.4+deb13`), as Debian's package names have it.
+fn kbuild_version(env: &Env) -> &str {
+    env.release
+        .rsplit_once('-')
+        .map_or(env.release.as_str(), |(v, _)| v)
+}
+
 /// A work folder inside the root, removed at the end.
 struct Work {
     host: PathBuf,
@@ -198,21 +205,38 @@ fn debian_kernel_loads_rust_modules_rkbuild_built_for_it() {
             .join("\n")
     );
 
-    // The other modules against the same tree, as a user builds the next one.
-    for (name, dir) in &mods[1..] {
-        let t = Instant::now();
-        let o = env.chroot(&format!("rkbuild build -O {out} -M {dir}"));
-        let log = text(&o);
-        assert!(o.status.success(), "{name}: {log}");
-        assert!(
-            !log.contains("WARNING"),
-            "modpost warned for {name}:\n{log}"
-        );
-        eprintln!(
-            "  rkbuild build -M {name}: {:.1} s",
-            t.elapsed().as_secs_f64()
-        );
-    }
+    // The template of a Rust and a C object against the same tree, as a user builds the next.
+    let t = Instant::now();
+    let o = env.chroot(&format!("rkbuild build -O {out} -M {}", mods[1].1));
+    let log = text(&o);
+    assert!(o.status.success(), "multi: {log}");
+    assert!(!log.contains("WARNING"), "modpost warned:\n{log}");
+    eprintln!(
+        "  rkbuild build -M multi: {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    // The kernel's samples, built first by the kernel's own make against the rebuilt tree (as
+    // a Debian user types it), then by rkbuild: the same commands, the same objects and .ko.
+    make_then_rkbuild(&env, &work, &out, &mods[2].1);
+    // rkbuild wrote only in -O: the distribution's packages are as installed.
+    let kbuild = env.root.join(format!(
+        "usr/lib/linux-kbuild-{}/scripts",
+        kbuild_version(&env)
+    ));
+    assert!(
+        !kbuild.join("target.json").exists(),
+        "rkbuild wrote into the linux-kbuild package"
+    );
+    let o = env.chroot(&format!(
+        "dpkg --verify linux-headers-{0} linux-headers-{1}-common linux-kbuild-{1}",
+        env.release,
+        kbuild_version(&env)
+    ));
+    assert!(
+        o.status.success() && o.stdout.is_empty(),
+        "the packages' files changed:\n{}",
+        text(&o)
+    );
     // A second distro run does nothing to rust/.
     let o = env.chroot(&format!(
         "rkbuild distro --headers {headers} -S /usr/src/linux-source-7.3 -O {out} --message-format json"
@@ -278,6 +302,17 @@ fn debian_kernel_loads_rust_modules_rkbuild_built_for_it() {
             .unwrap_or_else(|| panic!("no taint line for {who}:\n{console}"))
     };
     let base = taint("boot");
+    // The time from power-on to the first module's init message, by the kernel's clock.
+    let at = console
+        .lines()
+        .find(|l| l.contains("rust_hello: Hello from rust_hello"))
+        .and_then(|l| l.trim_start_matches('[').split(']').next())
+        .and_then(|t| t.trim().parse::<f64>().ok());
+    eprintln!(
+        "  Debian's kernel: first module's init message at {} s of kernel time; taint at boot {base}, after each load {}",
+        at.map_or("?".into(), |t| format!("{t:.2}")),
+        taint("rust_hello")
+    );
     for m in ["rust_hello", "rust_multi", "rust_print", "rust_minimal"] {
         assert_eq!(
             taint(m),
@@ -285,4 +320,68 @@ fn debian_kernel_loads_rust_modules_rkbuild_built_for_it() {
             "{m} tainted the kernel beyond an unsigned out-of-tree module (boot: {base}):\n{console}"
         );
     }
+}
+
+/// `make -C OUT M=DIR modules` in the root, then `rkbuild build -M DIR` in the same folder
+/// (make's outputs removed first): every command equal to make's, every object and `.ko`
+/// byte for byte; both times printed.
+fn make_then_rkbuild(env: &Env, work: &Work, out: &str, dir: &str) {
+    let host = work.host.join(dir.rsplit('/').next().unwrap());
+    let sources: Vec<String> = std::fs::read_dir(&host)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let t = Instant::now();
+    let o = env.chroot(&format!(
+        "make -C {out} M={dir} RUSTC=/usr/bin/rustc modules"
+    ));
+    let make_s = t.elapsed().as_secs_f64();
+    let log = text(&o);
+    assert!(
+        o.status.success(),
+        "make M= against the rebuilt tree failed:\n{log}"
+    );
+    assert!(
+        !log.contains("WARNING"),
+        "modpost warned under make:\n{log}"
+    );
+    let o = env.chroot(&format!(
+        "rkbuild plan --message-format json -O {out} -M {dir}"
+    ));
+    assert!(o.status.success(), "{}", text(&o));
+    let plan = String::from_utf8_lossy(&o.stdout).into_owned();
+    let mut files = common::extmod_plan_equals_make(&plan, &host, "print", |_| {});
+    let commands = files.len();
+    files.extend(["rust_print.ko".to_string(), "rust_minimal.ko".to_string()]);
+    let reference: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|f| (f.clone(), std::fs::read(host.join(f)).unwrap()))
+        .collect();
+    for e in std::fs::read_dir(&host).unwrap() {
+        let p = e.unwrap().path();
+        let f = p.file_name().unwrap().to_string_lossy().into_owned();
+        if !sources.contains(&f) {
+            if p.is_dir() {
+                std::fs::remove_dir_all(&p).unwrap();
+            } else {
+                std::fs::remove_file(&p).unwrap();
+            }
+        }
+    }
+    let t = Instant::now();
+    let o = env.chroot(&format!("rkbuild build -O {out} -M {dir} -j2"));
+    let rk_s = t.elapsed().as_secs_f64();
+    let log = text(&o);
+    assert!(o.status.success(), "{log}");
+    assert!(!log.contains("WARNING"), "modpost warned:\n{log}");
+    for (f, bytes) in reference {
+        assert!(
+            std::fs::read(host.join(&f)).unwrap() == bytes,
+            "rkbuild's {f} differs from make's"
+        );
+    }
+    eprintln!(
+        "  samples (rust_print: Rust + C, rust_minimal): {commands} commands equal to make M='s, objects and .ko equal; rkbuild build -M {rk_s:.1} s, make M= {make_s:.1} s ({:.2}x)",
+        make_s / rk_s
+    );
 }

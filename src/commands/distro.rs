@@ -311,13 +311,24 @@ fn mirror_headers(headers: &Path, source: &Path, out: &Path) -> anyhow::Result<u
                 .with_context(|| format!("cannot create `{}`", dest.display()))?;
         } else if t.is_symlink() {
             let target = std::fs::read_link(e.path())?;
-            let resolved = std::fs::canonicalize(e.path()).ok();
-            // A link out of the headers (Debian's `scripts` → linux-kbuild) points there still.
-            let target = match resolved {
-                Some(r) if !r.starts_with(headers) => r,
-                _ => target,
-            };
-            link(&target, &dest)?;
+            match std::fs::canonicalize(e.path()).ok() {
+                // A folder out of the headers (Debian's `scripts` → linux-kbuild-…) becomes a
+                // folder of links to its entries: what rkbuild writes there (the target spec)
+                // goes into the object tree, never into the distribution's package.
+                Some(r) if !r.starts_with(headers) && r.is_dir() => {
+                    if dest.is_symlink() {
+                        std::fs::remove_file(&dest)?;
+                    }
+                    std::fs::create_dir_all(&dest)
+                        .with_context(|| format!("cannot create `{}`", dest.display()))?;
+                    for entry in std::fs::read_dir(&r)? {
+                        let entry = entry?;
+                        link(&entry.path(), &dest.join(entry.file_name()))?;
+                    }
+                }
+                Some(r) if !r.starts_with(headers) => link(&r, &dest)?,
+                _ => link(&target, &dest)?,
+            }
         } else if rel == Path::new(RUSTC_CFG) && dest.is_file() {
             // rkbuild's own, compared with the shipped one after the build: kept, so that a
             // run that changes nothing touches nothing.
@@ -340,10 +351,17 @@ fn mirror_headers(headers: &Path, source: &Path, out: &Path) -> anyhow::Result<u
     Ok(files)
 }
 
-/// A symbolic link at `at` to `target`, replaced when it points elsewhere.
+/// A symbolic link at `at` to `target`, replaced when it points elsewhere; a file rkbuild
+/// wrote there itself (the target spec in `scripts/`) stays.
 fn link(target: &Path, at: &Path) -> anyhow::Result<()> {
-    if std::fs::read_link(at).ok().as_deref() == Some(target) {
-        return Ok(());
+    match std::fs::symlink_metadata(at) {
+        Ok(m) if m.is_symlink() => {
+            if std::fs::read_link(at).ok().as_deref() == Some(target) {
+                return Ok(());
+            }
+        }
+        Ok(_) => return Ok(()),
+        Err(_) => {}
     }
     let _ = std::fs::remove_file(at);
     std::os::unix::fs::symlink(target, at)

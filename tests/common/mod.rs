@@ -305,3 +305,61 @@ pub fn rkbuild_185() -> std::process::Command {
     }
     c
 }
+
+/// make's recorded command for `file` in `dir` (the `savedcmd` line of its `.cmd` file, up to
+/// what follows the compiler's own command: objtool and the like), as words.
+pub fn recorded_words(dir: &std::path::Path, file: &str) -> Vec<String> {
+    let text = read(&dir.join(format!(".{file}.cmd")));
+    let line = text.lines().next().unwrap();
+    let cmd = line.split_once(" := ").unwrap().1;
+    let cmd = cmd.split(';').next().unwrap();
+    shlex::split(cmd).unwrap()
+}
+
+/// An external module's plan (the last line of `rkbuild plan -M … --message-format json`)
+/// against what `make M=` recorded in the module folder `dir`: each step's command (env,
+/// program, arguments) equals make's, after `fix` on make's words (a wrapper's path, say).
+/// Returns the file names of the steps' outputs.
+pub fn extmod_plan_equals_make(
+    plan: &str,
+    dir: &std::path::Path,
+    name: &str,
+    fix: impl Fn(&mut Vec<String>),
+) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(plan.lines().last().unwrap()).unwrap();
+    let steps = v["plan"]["steps"].as_array().unwrap();
+    assert!(
+        v["plan"]["skipped"].as_array().is_none_or(|s| s.is_empty()),
+        "{name}: the plan leaves something out: {}",
+        v["plan"]["skipped"]
+    );
+    let mut files = vec![];
+    for step in steps {
+        let id = step["id"].as_str().unwrap();
+        let file = std::path::Path::new(id)
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_string();
+        let mut made = recorded_words(dir, &file);
+        fix(&mut made);
+        let mut mine: Vec<String> = step["command"]["env"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|kv| format!("{}={}", kv[0].as_str().unwrap(), kv[1].as_str().unwrap()))
+            .collect();
+        mine.push(step["command"]["program"].as_str().unwrap().to_string());
+        mine.extend(
+            step["command"]["args"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a.as_str().unwrap().to_string()),
+        );
+        assert_eq!(mine, made, "{name}: `{id}` differs from make M='s command");
+        files.push(file);
+    }
+    files
+}
