@@ -44,10 +44,16 @@ pub fn write_if_changed(path: &Path, contents: &[u8]) -> anyhow::Result<WriteOut
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp_rkbuild_")
         .tempfile_in(dir)
-        .with_context(|| format!("cannot create a temporary file in `{}`", dir.display()))?;
+        .with_context(|| {
+            format!(
+                "cannot write `{}` (a temporary file beside it cannot be made)",
+                path.display()
+            )
+        })?;
+    // The message names the file being written; the temporary is removed when `tmp` drops.
     tmp.write_all(contents)
         .and_then(|_| tmp.as_file().sync_data())
-        .with_context(|| format!("cannot write `{}`", tmp.path().display()))?;
+        .with_context(|| format!("cannot write `{}`", path.display()))?;
     // tempfile creates 0600; a generated file gets the usual 0644, or keeps the mode it had.
     #[cfg(unix)]
     {

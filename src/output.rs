@@ -15,6 +15,18 @@ pub enum MessageFormat {
     Json,
 }
 
+/// The fix for a write that failed because the disk is full or read-only, from the OS's
+/// message (`No space left on device (os error 28)`, `Read-only file system (os error 30)`).
+pub fn storage_fix(text: &str) -> Option<&'static str> {
+    if text.contains("No space left on device") || text.contains("os error 28") {
+        Some("the disk is full: free space on the object tree's file system and run rkbuild again (what was built is kept; nothing half-written is taken as up to date)")
+    } else if text.contains("Read-only file system") || text.contains("os error 30") {
+        Some("the object tree's file system is mounted read-only: remount it read-write, or pass another folder as -O")
+    } else {
+        None
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Out {
     pub verbose: bool,
@@ -119,10 +131,16 @@ pub enum Message<'a> {
 impl Message<'_> {
     /// An error and its causes, the way cargo prints them.
     pub fn error(err: &anyhow::Error) -> Message<'static> {
-        Message::Error {
-            chain: err.chain().map(|e| e.to_string()).collect(),
-            at: None,
+        let mut chain: Vec<String> = err.chain().map(|e| e.to_string()).collect();
+        // A full or read-only disk says so in the OS's words; the fix is the person's.
+        if !chain.iter().any(|c| c.contains("fix:")) {
+            if let Some(fix) = chain.iter().find_map(|c| storage_fix(c)) {
+                if let Some(last) = chain.last_mut() {
+                    last.push_str(&format!("\n  fix: {fix}"));
+                }
+            }
         }
+        Message::Error { chain, at: None }
     }
 
     /// The human form: text for stdout and text for stderr, each line ending in `\n`.

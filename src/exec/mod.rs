@@ -100,9 +100,11 @@ pub struct Summary {
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("the build stopped: {failed} failed ({done} steps done, {not_run} not started; finished outputs are kept)")]
+#[error("the build stopped: {failed} failed ({done} steps done, {not_run} not started; finished outputs are kept){fix}")]
 pub struct BuildFailed {
     pub failed: String,
+    /// `\n  fix: …` where the failure says how to fix it (a full disk), else empty.
+    pub fix: String,
     pub done: usize,
     pub not_run: usize,
     pub summary: Box<Summary>,
@@ -449,6 +451,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     let mut starts: Vec<Duration> = vec![Duration::ZERO; n];
     let mut running: Vec<usize> = vec![];
     let mut failed: Option<String> = None;
+    let mut fix = String::new();
     let mut exit_code: Option<i32> = None;
     let progress = Progress {
         on: !out.json() && !out.quiet && !out.verbose && std::io::stderr().is_terminal(),
@@ -678,6 +681,9 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                 });
                 if failed.is_none() {
                     failed = Some(format!("`{}`", step.id));
+                    fix = crate::output::storage_fix(&format!("{e:#}"))
+                        .map(|f| format!("\n  fix: {f}"))
+                        .unwrap_or_default();
                     exit_code = e.downcast_ref::<TestFailed>().map(|t| t.code);
                 }
             }
@@ -766,6 +772,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             .count();
         return Err(BuildFailed {
             failed,
+            fix,
             done: summary.built + summary.fresh + summary.cached,
             not_run,
             summary: Box::new(summary),
