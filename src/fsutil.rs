@@ -19,6 +19,27 @@ pub enum WriteOutcome {
     Unchanged,
 }
 
+/// Refuses a path rkbuild would have to pass on in a form that cannot hold it: rustc's argument
+/// files take one argument per line (no newline in an argument) and are UTF-8, and make's
+/// lines end at a newline. Such a path is refused before anything is written.
+pub fn check_path_text(p: &Path, what: &str) -> anyhow::Result<()> {
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let Some(text) = abs.to_str() else {
+        anyhow::bail!(
+            "the {what} `{}` is not UTF-8: rustc's argument files and Kbuild's command records hold UTF-8 text only
+  fix: use a folder whose path is UTF-8",
+            abs.display()
+        );
+    };
+    if text.contains(['\n', '\r']) {
+        anyhow::bail!(
+            "the {what} {text:?} holds a line break: rustc's argument files take one argument per line, so the path would split into two arguments
+  fix: use a folder whose path has no line break"
+        );
+    }
+    Ok(())
+}
+
 /// Writes `contents` to `path` atomically, unless it already holds exactly that.
 pub fn write_if_changed(path: &Path, contents: &[u8]) -> anyhow::Result<WriteOutcome> {
     // A device or FIFO (`-o /dev/null`) is written to, never renamed over: a rename would
@@ -83,6 +104,19 @@ pub fn canonical(p: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_that_cannot_be_passed_on_are_refused() {
+        use std::os::unix::ffi::OsStrExt as _;
+        assert!(check_path_text(Path::new("/tmp/a b/'q' $(x) #h"), "t").is_ok());
+        let e = check_path_text(Path::new("/tmp/nl\n--cfg=EVIL"), "object tree").unwrap_err();
+        assert!(e.to_string().contains("line break"), "{e}");
+        let bad = std::ffi::OsStr::from_bytes(b"/tmp/bad\xff");
+        assert!(check_path_text(Path::new(bad), "t")
+            .unwrap_err()
+            .to_string()
+            .contains("not UTF-8"));
+    }
 
     #[test]
     fn canonical_resolves_links_and_keeps_a_missing_path() {

@@ -428,6 +428,7 @@ pub fn run(opts: &DistroOpts, out: Out) -> anyhow::Result<Report> {
             opts.headers.display()
         )
     })?;
+    crate::fsutil::check_path_text(&headers, "headers folder (--headers)")?;
     let release = release(&headers)?;
     let config = headers.join(".config");
     for need in [&config, &headers.join("Module.symvers")] {

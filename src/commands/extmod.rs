@@ -48,6 +48,17 @@ pub fn prepare(opts: &BuildOpts, dir: &Path) -> anyhow::Result<Prepared> {
             dir.display()
         )
     })?;
+    crate::fsutil::check_path_text(&dir, "module folder (-M)")?;
+    // The kernel's make links the module (M=), and Kbuild refuses these in M=.
+    let text = dir.display().to_string();
+    if let Some(c) = text
+        .chars()
+        .find(|c| c.is_whitespace() || *c == ':' || *c == '%')
+    {
+        bail!(
+            "the module folder {text:?} holds {c:?}: the kernel's make, which links the module, refuses external module folders with spaces, `:` or `%` (Kbuild's M= check)\n  fix: move the module to a folder whose path has none"
+        );
+    }
     let mut bc = BuildContext::open(&topts)?;
     bc.tree.require_rust()?;
     let desc = plan::extmod::desc(bc.tree.vintage)?;

@@ -57,6 +57,15 @@ impl Tree {
                 }
             }
         };
+        for (p, what) in [
+            (Some(&objtree), "object tree (-O)"),
+            (opts.srctree.as_ref(), "source tree (-S)"),
+            (Some(&config_path), "configuration (--config)"),
+        ] {
+            if let Some(p) = p {
+                crate::fsutil::check_path_text(p, what)?;
+            }
+        }
         let cfg = DotConfig::load(&config_path)?;
         if let Some(s) = &opts.srctree {
             if !s.join("Makefile").is_file() {

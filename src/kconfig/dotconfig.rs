@@ -140,6 +140,20 @@ impl DotConfig {
                 path.display()
             )
         })?;
+        // rustc reads its argument files (rustc_cfg) as UTF-8: a value that is not cannot
+        // reach it unchanged, so it is refused where it is; a comment may hold anything.
+        for (idx, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            if std::str::from_utf8(line).is_err() && !line.starts_with(b"#") {
+                return Err(ParseError {
+                    path: path.to_path_buf(),
+                    line: idx + 1,
+                    text: String::from_utf8_lossy(line).into_owned(),
+                    message: "the line is not UTF-8 text".into(),
+                    expected: "UTF-8 text: rustc reads rustc_cfg as UTF-8, so no kernel build can pass this value on unchanged",
+                }
+                .into());
+            }
+        }
         let text = String::from_utf8_lossy(&bytes);
         Ok(DotConfig::parse(path, &text, Format::guess(path))?)
     }
