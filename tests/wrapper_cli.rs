@@ -195,6 +195,79 @@ fn death_by_signal_is_passed_on() {
     assert_eq!(o.status.signal(), Some(15));
 }
 
+/// A reader that goes away: the compiler dies of SIGPIPE writing to it, the log says so, and
+/// the caller sees the wrapper die of SIGPIPE too (with a log: it re-raises; without: the
+/// compiler replaced it).
+#[test]
+fn sigpipe_is_passed_on() {
+    use std::io::Read as _;
+    use std::os::unix::process::ExitStatusExt as _;
+    let d = tempfile::tempdir().unwrap();
+    let script = script(
+        d.path(),
+        "chatty",
+        "#!/bin/sh
+exec yes rkbuild\n",
+    );
+    for log in [Some(d.path().join("l.jsonl")), None] {
+        let mut c = wrapped(d.path(), script.to_str().unwrap(), &[], log.as_deref());
+        let mut child = c.stdout(Stdio::piped()).spawn().unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let mut first = [0u8; 4096];
+        out.read_exact(&mut first).unwrap();
+        drop(out);
+        let st = child.wait().unwrap();
+        assert_eq!(st.signal(), Some(libc::SIGPIPE), "log={log:?}: {st:?}");
+        if let Some(log) = &log {
+            let l = log_lines(log);
+            assert_eq!(l.len(), 1, "{l:?}");
+            assert_eq!(l[0]["signal"], libc::SIGPIPE);
+            assert_eq!(l[0]["status"], 128 + libc::SIGPIPE);
+        }
+    }
+}
+
+/// `-` as the input: the real rustc reads the crate from standard input through the wrapper,
+/// and writes what it writes without it.
+#[test]
+fn stdin_as_the_crate_source() {
+    let d = tempfile::tempdir().unwrap();
+    let src = b"//! from stdin\npub fn answer() -> u32 { 42 }\n";
+    let args = |out: &str| {
+        vec![
+            "--crate-name".to_string(),
+            "from_stdin".into(),
+            "--crate-type".into(),
+            "rlib".into(),
+            "--emit=metadata".into(),
+            "-o".into(),
+            out.to_string(),
+            "-".into(),
+        ]
+    };
+    let a = args("wrapped.rmeta");
+    let b = args("direct.rmeta");
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let b: Vec<&str> = b.iter().map(String::as_str).collect();
+    let log = d.path().join("l.jsonl");
+    let w = run(wrapped(d.path(), &rustc(), &a, Some(&log)), src);
+    let r = run(direct(d.path(), &rustc(), &b), src);
+    assert_same(&w, &r, "rustc -");
+    assert!(w.status.success(), "{}", String::from_utf8_lossy(&w.stderr));
+    let (x, y) = (
+        std::fs::read(d.path().join("wrapped.rmeta")).unwrap(),
+        std::fs::read(d.path().join("direct.rmeta")).unwrap(),
+    );
+    assert_eq!(
+        x.len(),
+        y.len(),
+        "the crate read through the wrapper differs"
+    );
+    let l = log_lines(&log);
+    assert_eq!(l[0]["argv"].as_array().unwrap().last().unwrap(), "-");
+    assert_eq!(l[0]["status"], 0);
+}
+
 /// Ctrl-C at the terminal reaches the whole process group: the compiler dies of SIGINT, the
 /// wrapper still writes its log line, then dies of SIGINT too, as make expects.
 #[test]

@@ -139,6 +139,34 @@ fn build(env: &Env, o: &Path, rustc: &str, envs: &[(&str, &Path)]) {
     );
 }
 
+/// One of the other writers of the log: calls the wrapper (with `true` as the compiler and a
+/// 16 KiB argument) until told to stop; returns how many calls it made.
+fn appender(t: usize, stop: &std::sync::atomic::AtomicBool, log: &Path, link: &Path) -> usize {
+    let big = "y".repeat(16 * 1024);
+    let mut n = 0;
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let st = Command::new(link)
+            .args([
+                "--crate-name",
+                &format!("rkb_appender_{t}_{n}"),
+                "--cfg",
+                &big,
+                "x.rs",
+            ])
+            .env("RKBUILD_LOG", log)
+            .env("RKBUILD_RUSTC", "/bin/true")
+            .env_remove("RKBUILD_CACHE_DIR")
+            .env_remove("RKBUILD_REMOTE")
+            .status()
+            .unwrap();
+        assert!(st.success());
+        n += 1;
+        // Steady, not a fork bomb: make has the two cores.
+        std::thread::sleep(std::time::Duration::from_millis(40));
+    }
+    n
+}
+
 fn rustc_version(rustc: &str) -> String {
     let o = Command::new(rustc).arg("-vV").output().unwrap();
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -275,7 +303,28 @@ fn kernel_612_make_through_the_wrapper() {
             ("RKBUILD_CACHE_DIR", &cache),
             ("RKBUILD_REMOTE", &remote),
         ];
-        configure_and_build(&env, &wrapped, link_s, &wenv);
+        // Under load: 8 other processes append to the same log through the wrapper all the
+        // while make builds (issue 17): every line must stay whole and none be lost.
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let appended = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|t| {
+                    let (stop, log, link) = (&stop, &log, &link);
+                    s.spawn(move || appender(t, stop, log, link))
+                })
+                .collect();
+            configure_and_build(&env, &wrapped, link_s, &wenv);
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap())
+                .collect::<Vec<usize>>()
+        });
+        std::fs::write(
+            wrapped.join(".rkbuild-test-appended"),
+            serde_json::to_string(&appended).unwrap(),
+        )
+        .unwrap();
     }
     let wrapped_secs = tw.elapsed().as_secs_f64();
 
@@ -333,7 +382,36 @@ fn kernel_612_make_through_the_wrapper() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad log line: {e}: {l}")))
         .collect();
+    // The appenders' lines: exactly as many as they made, each once.
+    let appended: Vec<usize> =
+        serde_json::from_str(&common::read(&wrapped.join(".rkbuild-test-appended"))).unwrap();
+    for (t, n) in appended.iter().enumerate() {
+        let mut mine: Vec<&str> = recs
+            .iter()
+            .filter_map(|r| r["crate_name"].as_str())
+            .filter(|c| c.starts_with(&format!("rkb_appender_{t}_")))
+            .collect();
+        mine.sort();
+        mine.dedup();
+        assert_eq!(
+            mine.len(),
+            *n,
+            "appender {t}: {n} calls, {} lines",
+            mine.len()
+        );
+    }
+    eprintln!(
+        "  log under load: {} lines, {} of them from 8 other appenders",
+        recs.len(),
+        appended.iter().sum::<usize>()
+    );
     for (name, target) in oracle_crates() {
+        // make compiled each crate once: one line each.
+        let compiles = recs
+            .iter()
+            .filter(|r| r["crate_name"] == name.as_str())
+            .count();
+        assert_eq!(compiles, 1, "crate {name} ({target}): {compiles} log lines");
         let r = recs
             .iter()
             .find(|r| r["crate_name"] == name.as_str())
