@@ -46,6 +46,14 @@ trixie_apt() {
     -o APT::Get::List-Cleanup=0 "$@"
 }
 
+# trixie_fetch PKG TMP: the package's .deb downloaded into a fresh TMP and unpacked into TMP/x.
+trixie_fetch() {
+  trixie_apt update -qq
+  rm -rf "$2"; mkdir -p "$2"
+  (cd "$2" && trixie_apt download "$1" >/dev/null)
+  dpkg-deb -x "$2"/*.deb "$2/x"
+}
+
 # unpack_linux DEB DEST: a linux-source-X.Y package's tarball, unpacked into DEST (atomically).
 unpack_linux() {
   local deb=$1 dest=$2 x="$2.x"
@@ -148,10 +156,8 @@ log "linux $(make -s -C "$K73" kernelversion 2>/dev/null) at $K73"
 DEBCFG="$CACHE/linux-config-7.3/config.amd64_none_amd64"
 if [ ! -f "$DEBCFG" ]; then
   log "linux-config-7.3 (trixie-backports)"
-  trixie_apt update -qq
-  tmp="$CACHE/dl-config-7.3"; rm -rf "$tmp"; mkdir -p "$tmp"
-  (cd "$tmp" && trixie_apt download linux-config-7.3 >/dev/null)
-  dpkg-deb -x "$tmp"/linux-config-7.3_*.deb "$tmp/x"
+  tmp="$CACHE/dl-config-7.3"
+  trixie_fetch linux-config-7.3 "$tmp"
   mkdir -p "$CACHE/linux-config-7.3"
   xz -dc "$tmp"/x/usr/src/linux-config-7.3/config.amd64_none_amd64.xz > "$DEBCFG.tmp" && mv "$DEBCFG.tmp" "$DEBCFG"
   rm -rf "$tmp"
@@ -250,10 +256,8 @@ log "trixie root at $TRIXIE_ROOT: $(chroot "$TRIXIE_ROOT" rustc --version)"
 DEB_VMLINUZ="$CACHE/debian-kernel-$DEB_RELEASE/vmlinuz"
 if [ ! -f "$DEB_VMLINUZ" ]; then
   log "linux-binary-$DEB_RELEASE (trixie-backports; Debian's kernel image, unpacked)"
-  trixie_apt update -qq
-  tmp="$CACHE/dl-debian-kernel"; rm -rf "$tmp"; mkdir -p "$tmp"
-  (cd "$tmp" && trixie_apt download "linux-binary-$DEB_RELEASE" >/dev/null)
-  dpkg-deb -x "$tmp"/linux-binary-*.deb "$tmp/x"
+  tmp="$CACHE/dl-debian-kernel"
+  trixie_fetch "linux-binary-$DEB_RELEASE" "$tmp"
   mkdir -p "$(dirname "$DEB_VMLINUZ")"
   cp "$tmp/x/usr/lib/modules/$DEB_RELEASE/vmlinuz" "$DEB_VMLINUZ.tmp" && mv "$DEB_VMLINUZ.tmp" "$DEB_VMLINUZ"
   rm -rf "$tmp"

@@ -193,20 +193,17 @@ pub fn crate_roots(symbol: &str) -> Vec<(&str, &str)> {
             i += 1;
             continue;
         }
+        // `Cs` <base-62 hash> `_` <decimal length> <name>.
+        let end =
+            |from: usize, f: fn(&u8) -> bool| from + b[from..].iter().take_while(|c| f(c)).count();
         let h0 = i + 2;
-        let mut j = h0;
-        while j < b.len() && b[j].is_ascii_alphanumeric() {
-            j += 1;
-        }
+        let j = end(h0, u8::is_ascii_alphanumeric);
         if j == h0 || j >= b.len() || b[j] != b'_' {
             i += 1;
             continue;
         }
         let n0 = j + 1;
-        let mut k = n0;
-        while k < b.len() && b[k].is_ascii_digit() {
-            k += 1;
-        }
+        let k = end(n0, u8::is_ascii_digit);
         let len: usize = symbol[n0..k].parse().unwrap_or(0);
         if k == n0 || len == 0 || k + len > b.len() {
             i += 1;
