@@ -684,7 +684,8 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
                 source,
                 build: build.opts(tree),
             };
-            let report = commands::distro::run(&opts, out)?;
+            let (report, summary) = commands::distro::run(&opts, out)?;
+            say_finished(out, &summary);
             if out.json() {
                 out.message(&serde_json::json!({"reason": "distro", "report": report}));
             }

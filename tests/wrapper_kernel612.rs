@@ -140,7 +140,7 @@ fn build(env: &Env, o: &Path, rustc: &str, envs: &[(&str, &Path)]) {
 }
 
 /// One of the other writers of the log: calls the wrapper (with `true` as the compiler and a
-/// 16 KiB argument) until told to stop; returns how many calls it made.
+/// 16 KiB argument, ten times a second) until told to stop; returns how many calls it made.
 fn appender(t: usize, stop: &std::sync::atomic::AtomicBool, log: &Path, link: &Path) -> usize {
     let big = "y".repeat(16 * 1024);
     let mut n = 0;
@@ -162,7 +162,7 @@ fn appender(t: usize, stop: &std::sync::atomic::AtomicBool, log: &Path, link: &P
         assert!(st.success());
         n += 1;
         // Steady, not a fork bomb: make has the two cores.
-        std::thread::sleep(std::time::Duration::from_millis(40));
+        std::thread::sleep(std::time::Duration::from_millis(100));
     }
     n
 }

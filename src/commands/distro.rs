@@ -53,7 +53,8 @@ pub struct Report {
     pub release: String,
     pub rustc: String,
     pub crates: Vec<CrateMatch>,
-    pub summary_ms: u64,
+    /// The whole run, rebuild and module.
+    pub wall_ms: u64,
 }
 
 /// The kernel release the headers are for (`include/config/kernel.release`).
@@ -417,7 +418,8 @@ fn probe(source: &Path, objtree: &Path, srcarch: &str, vars: &MakeVars) -> anyho
 }
 
 /// Runs `rkbuild distro`.
-pub fn run(opts: &DistroOpts, out: Out) -> anyhow::Result<Report> {
+/// Runs `rkbuild distro`: the report, and the steps of the build(s) together.
+pub fn run(opts: &DistroOpts, out: Out) -> anyhow::Result<(Report, exec::Summary)> {
     let started = std::time::Instant::now();
     let headers = std::fs::canonicalize(&opts.headers).with_context(|| {
         format!(
@@ -546,13 +548,14 @@ pub fn run(opts: &DistroOpts, out: Out) -> anyhow::Result<Report> {
         total.fresh += s.fresh;
         total.cached += s.cached;
     }
-    Ok(Report {
+    let report = Report {
         objtree,
         release,
         rustc: rustc.info.version_text.clone(),
         crates,
-        summary_ms: started.elapsed().as_millis() as u64,
-    })
+        wall_ms: started.elapsed().as_millis() as u64,
+    };
+    Ok((report, total))
 }
 
 #[cfg(test)]
