@@ -17,7 +17,11 @@ pub type Vintage = &'static crate::layout::Layout;
 
 /// The kernel version from the tree's top Makefile (`VERSION`, `PATCHLEVEL`, `SUBLEVEL`).
 pub fn kernel_release(srctree: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(srctree.join("Makefile")).ok()?;
+    version_of_makefile(&std::fs::read_to_string(srctree.join("Makefile")).ok()?)
+}
+
+/// `VERSION.PATCHLEVEL.SUBLEVEL` of a top Makefile's text.
+pub fn version_of_makefile(text: &str) -> Option<String> {
     let get = |k: &str| {
         text.lines().take(10).find_map(|l| {
             let (a, b) = l.split_once('=')?;
@@ -39,6 +43,13 @@ mod tests {
 
     fn cfg(text: &str) -> DotConfig {
         DotConfig::parse(Path::new(".config"), text, Format::DotConfig).unwrap()
+    }
+
+    #[test]
+    fn version_from_the_top_makefile() {
+        let mk = "# SPDX\nVERSION = 7\nPATCHLEVEL = 3\nSUBLEVEL = 4\nEXTRAVERSION =\nNAME = Baby Opossum\n";
+        assert_eq!(version_of_makefile(mk).as_deref(), Some("7.3.4"));
+        assert_eq!(version_of_makefile("VERSION = 7\n"), None);
     }
 
     #[test]

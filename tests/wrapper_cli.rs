@@ -80,6 +80,14 @@ fn assert_same(a: &Output, b: &Output, what: &str) {
     );
 }
 
+/// The log holds one call, recorded as death by `sig` (status 128 + sig, as a shell says).
+fn assert_logged_death(log: &Path, sig: i32) {
+    let l = log_lines(log);
+    assert_eq!(l.len(), 1, "{l:?}");
+    assert_eq!(l[0]["signal"], sig);
+    assert_eq!(l[0]["status"], 128 + sig);
+}
+
 fn log_lines(p: &Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(p)
         .unwrap()
@@ -203,12 +211,7 @@ fn sigpipe_is_passed_on() {
     use std::io::Read as _;
     use std::os::unix::process::ExitStatusExt as _;
     let d = tempfile::tempdir().unwrap();
-    let script = script(
-        d.path(),
-        "chatty",
-        "#!/bin/sh
-exec yes rkbuild\n",
-    );
+    let script = script(d.path(), "chatty", "#!/bin/sh\nexec yes rkbuild\n");
     for log in [Some(d.path().join("l.jsonl")), None] {
         let mut c = wrapped(d.path(), script.to_str().unwrap(), &[], log.as_deref());
         let mut child = c.stdout(Stdio::piped()).spawn().unwrap();
@@ -219,10 +222,7 @@ exec yes rkbuild\n",
         let st = child.wait().unwrap();
         assert_eq!(st.signal(), Some(libc::SIGPIPE), "log={log:?}: {st:?}");
         if let Some(log) = &log {
-            let l = log_lines(log);
-            assert_eq!(l.len(), 1, "{l:?}");
-            assert_eq!(l[0]["signal"], libc::SIGPIPE);
-            assert_eq!(l[0]["status"], 128 + libc::SIGPIPE);
+            assert_logged_death(log, libc::SIGPIPE);
         }
     }
 }
@@ -233,22 +233,19 @@ exec yes rkbuild\n",
 fn stdin_as_the_crate_source() {
     let d = tempfile::tempdir().unwrap();
     let src = b"//! from stdin\npub fn answer() -> u32 { 42 }\n";
-    let args = |out: &str| {
-        vec![
-            "--crate-name".to_string(),
-            "from_stdin".into(),
-            "--crate-type".into(),
-            "rlib".into(),
-            "--emit=metadata".into(),
-            "-o".into(),
-            out.to_string(),
-            "-".into(),
+    let args = |out| {
+        [
+            "--crate-name",
+            "from_stdin",
+            "--crate-type",
+            "rlib",
+            "--emit=metadata",
+            "-o",
+            out,
+            "-",
         ]
     };
-    let a = args("wrapped.rmeta");
-    let b = args("direct.rmeta");
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
-    let b: Vec<&str> = b.iter().map(String::as_str).collect();
+    let (a, b) = (args("wrapped.rmeta"), args("direct.rmeta"));
     let log = d.path().join("l.jsonl");
     let w = run(wrapped(d.path(), &rustc(), &a, Some(&log)), src);
     let r = run(direct(d.path(), &rustc(), &b), src);
@@ -304,10 +301,7 @@ fn ctrl_c_keeps_the_log_line() {
     assert_eq!(unsafe { libc::kill(-pgid, libc::SIGINT) }, 0);
     let st = child.wait().unwrap();
     assert_eq!(st.signal(), Some(libc::SIGINT), "{st:?}");
-    let l = log_lines(&log);
-    assert_eq!(l.len(), 1, "{l:?}");
-    assert_eq!(l[0]["signal"], libc::SIGINT);
-    assert_eq!(l[0]["status"], 128 + libc::SIGINT);
+    assert_logged_death(&log, libc::SIGINT);
 }
 
 /// 8 threads × 25 calls with 40 KiB command lines into one log: every line whole, none lost.

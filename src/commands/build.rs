@@ -211,6 +211,13 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
             .with_context(|| format!("cannot split the command in `{}`", cmd.display()))?;
         let mut flags = vec![];
         let mut folder_seen = false;
+        // rust/'s own include path, after what the arch's prepare step adds to KBUILD_CFLAGS
+        // after prepare0 (arm64's and riscv's per-task stack protector).
+        let rust_folder = |flags: &mut Vec<String>| -> anyhow::Result<()> {
+            flags.extend(prepare_c_flags(tree, facts)?);
+            flags.push(format!("-I{srctree}/rust"));
+            Ok(())
+        };
         let mut it = words.into_iter().skip(1).peekable();
         while let Some(w) = it.next() {
             if w == "-o" {
@@ -221,8 +228,7 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
             // go where they would have been, just before the per-object defines.
             if !folder_seen && w.starts_with("-DKBUILD_MODFILE=") {
                 folder_seen = true;
-                flags.extend(prepare_c_flags(tree, facts)?);
-                flags.push(format!("-I{srctree}/rust"));
+                rust_folder(&mut flags)?;
                 flags.push("-Irust".into());
             }
             let per_object = w.starts_with("-Wp,-MMD,")
@@ -244,11 +250,8 @@ pub fn bindgen_c_flags(tree: &Tree, srctree: &str, facts: &dyn Facts) -> anyhow:
                 "scripts/mod".to_string(),
             ];
             if folders.iter().any(|f| w == format!("-I{srctree}/{f}")) {
-                // What the arch's prepare step adds to KBUILD_CFLAGS after prepare0
-                // (arm64's and riscv's per-task stack protector), just before.
                 folder_seen = true;
-                flags.extend(prepare_c_flags(tree, facts)?);
-                flags.push(format!("-I{srctree}/rust"));
+                rust_folder(&mut flags)?;
                 continue;
             }
             if folders

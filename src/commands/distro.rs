@@ -20,7 +20,7 @@ use crate::fsutil::write_if_changed;
 use crate::kconfig::DotConfig;
 use crate::output::{Message, Out};
 use crate::process::Process;
-use crate::toolchain::kbuild_names::{MakeVars, LDFLAGS_VAR, PROBE_DIR, RECORDED_VARS, TOOL_VARS};
+use crate::toolchain::kbuild_names::{MakeVars, PROBED_VARS, PROBE_DIR, RECORDED_VARS};
 use crate::toolchain::RustcInfo;
 
 const RUSTC_CFG: &str = "include/generated/rustc_cfg";
@@ -70,21 +70,6 @@ fn release(headers: &Path) -> anyhow::Result<String> {
     Ok(text.trim().to_string())
 }
 
-/// `VERSION.PATCHLEVEL.SUBLEVEL` and `EXTRAVERSION` of a top Makefile, as `make kernelversion`.
-pub fn source_version(makefile: &str) -> Option<String> {
-    let get = |k: &str| {
-        makefile.lines().find_map(|l| {
-            let (name, value) = l.split_once('=')?;
-            (name.trim() == k).then(|| value.trim().to_string())
-        })
-    };
-    let (v, p, s) = (get("VERSION")?, get("PATCHLEVEL")?, get("SUBLEVEL")?);
-    Some(format!(
-        "{v}.{p}.{s}{}",
-        get("EXTRAVERSION").unwrap_or_default()
-    ))
-}
-
 /// Whether the kernel `release` (`7.3.4+deb13-amd64`) is of source `version` (`7.3.4`).
 pub fn release_is_of(release: &str, version: &str) -> bool {
     release
@@ -94,7 +79,8 @@ pub fn release_is_of(release: &str, version: &str) -> bool {
 
 /// Refuses a rustc other than the one the kernel was built with: another compiler gives the
 /// crates other hashes (the crate hash covers the full version text), so the kernel would not
-/// know the symbols a module asks for. `packages` are the distribution's candidates.
+/// know the symbols a module asks for. The fix names the distribution's packages of the
+/// kernel's compiler where its package manager lists them.
 pub fn check_rustc(
     cfg: &DotConfig,
     config: &Path,
@@ -376,7 +362,7 @@ fn probe(source: &Path, objtree: &Path, srcarch: &str, vars: &MakeVars) -> anyho
     let mut kbuild = String::from(
         "# rkbuild distro: the kernel's C flags (empty.o's recorded command) and its tools.\nalways-y := empty.o\n",
     );
-    for v in TOOL_VARS.iter().chain(&[LDFLAGS_VAR]) {
+    for v in PROBED_VARS {
         kbuild.push_str(&format!("$(info rkbuild-var {v}=$({v}))\n"));
     }
     write_if_changed(&dir.join("Kbuild"), kbuild.as_bytes())?;
@@ -408,16 +394,14 @@ fn probe(source: &Path, objtree: &Path, srcarch: &str, vars: &MakeVars) -> anyho
             recorded.insert(k, v.trim());
         }
     }
-    let text: String = TOOL_VARS
+    let text: String = PROBED_VARS
         .iter()
-        .chain(&[LDFLAGS_VAR])
         .map(|k| format!("{k}={}\n", recorded.get(k).copied().unwrap_or("")))
         .collect();
     write_if_changed(&objtree.join(RECORDED_VARS), text.as_bytes())?;
     Ok(())
 }
 
-/// Runs `rkbuild distro`.
 /// Runs `rkbuild distro`: the report, and the steps of the build(s) together.
 pub fn run(opts: &DistroOpts, out: Out) -> anyhow::Result<(Report, exec::Summary)> {
     let started = std::time::Instant::now();
@@ -445,8 +429,7 @@ pub fn run(opts: &DistroOpts, out: Out) -> anyhow::Result<(Report, exec::Summary
             opts.source.display()
         )
     })?;
-    let makefile = std::fs::read_to_string(source.join("Makefile")).unwrap_or_default();
-    let version = source_version(&makefile).with_context(|| {
+    let version = crate::tree::kernel_release(&source).with_context(|| {
         format!(
             "`{}` is not a kernel source tree (its Makefile has no VERSION, PATCHLEVEL, SUBLEVEL)\n  fix: pass the unpacked source package's top folder as --source",
             source.display()
@@ -593,8 +576,6 @@ mod tests {
 
     #[test]
     fn versions_and_releases() {
-        let mk = "# SPDX\nVERSION = 7\nPATCHLEVEL = 3\nSUBLEVEL = 4\nEXTRAVERSION =\nNAME = Baby Opossum\n";
-        assert_eq!(source_version(mk).as_deref(), Some("7.3.4"));
         assert!(release_is_of("7.3.4+deb13-amd64", "7.3.4"));
         assert!(!release_is_of("7.3.40-1", "7.3.4"));
         assert!(!release_is_of("7.3.4.1", "7.3.4"));

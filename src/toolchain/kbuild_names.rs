@@ -76,8 +76,12 @@ impl MakeVars {
 pub const PROBE_DIR: &str = ".rkbuild-distro";
 /// The tool variables the kernel's make chose for the tree, as `NAME=value` lines.
 pub const RECORDED_VARS: &str = ".rkbuild-distro/make-vars";
-/// The variables [`RECORDED_VARS`] holds (make's names).
-pub const TOOL_VARS: [&str; 7] = [
+
+/// Also recorded: the linker flags of a module's partial link (`cmd_ld_multi_m`), which a
+/// built kernel's `.vmlinux.o.cmd` holds and a distribution's headers do not.
+pub const LDFLAGS_VAR: &str = "KBUILD_LDFLAGS";
+/// The variables [`RECORDED_VARS`] holds (make's names): the tools, and the linker flags.
+pub const PROBED_VARS: [&str; 8] = [
     "LLVM",
     "CROSS_COMPILE",
     "CC",
@@ -85,11 +89,8 @@ pub const TOOL_VARS: [&str; 7] = [
     "LD",
     "NM",
     "OBJCOPY",
+    LDFLAGS_VAR,
 ];
-
-/// Also recorded: the linker flags of a module's partial link (`cmd_ld_multi_m`), which a
-/// built kernel's `.vmlinux.o.cmd` holds and a distribution's headers do not.
-pub const LDFLAGS_VAR: &str = "KBUILD_LDFLAGS";
 
 /// `NAME=value` lines; empty values and other lines are skipped.
 pub fn parse_recorded(text: &str) -> Vec<(&str, &str)> {
