@@ -1,5 +1,6 @@
 //! kill -9 anywhere: `rkbuild build` on the bundled example tree (real rustc 1.85, real `core`,
-//! real bindgen) is killed 50 times, half at random moments of its first 2.5 s and half right
+//! real bindgen) is killed 50 times, half at random moments of its first 2.5 s (or of the time
+//! the last run that got to the end took, if shorter) and half right
 //! after a step reported it finished (a run that finishes first does not count), each run
 //! taking up where the last one was killed; whenever a run gets
 //! to the end, some outputs are deleted so that the next ones have work to be killed in. A
@@ -66,13 +67,15 @@ impl Rng {
 /// How one killed run ended.
 enum Ended {
     Killed,
-    Finished,
+    /// After this long.
+    Finished(Duration),
 }
 
 /// Starts a build and kills it (SIGKILL) after `delay` (`-j 2`: several steps in flight), or
 /// right after the `steps`-th step it reports built (`-j 1`: between two steps, the next one
 /// just started); a run that ends first is `Finished`.
 fn killed_run(obj: &Path, delay: Option<Duration>, steps: usize) -> Ended {
+    let started = Instant::now();
     let jobs = if delay.is_some() { "2" } else { "1" };
     let mut child = rkbuild(obj, &["build", "-j", jobs, "--message-format", "json"])
         .stdout(Stdio::piped())
@@ -87,7 +90,7 @@ fn killed_run(obj: &Path, delay: Option<Duration>, steps: usize) -> Ended {
         while start.elapsed() < d {
             if child.try_wait().unwrap().is_some() {
                 drain.join().unwrap();
-                return Ended::Finished;
+                return Ended::Finished(started.elapsed());
             }
             std::thread::sleep(Duration::from_millis(5));
         }
@@ -109,7 +112,7 @@ fn killed_run(obj: &Path, delay: Option<Duration>, steps: usize) -> Ended {
         }
     }
     child.wait().unwrap();
-    Ended::Finished
+    Ended::Finished(started.elapsed())
 }
 
 #[test]
@@ -133,15 +136,19 @@ fn killed_fifty_times_then_built_equals_a_clean_build() {
         .unwrap_or(0x5eed_1234_u64);
     let mut rng = Rng(seed);
     let (mut killed, mut finished, mut deleted) = (0, 0, 0);
+    // A timed kill lands within the time the last finished run took (at most 2.5 s): on a fast
+    // machine, rebuilding what was deleted takes less than 2.5 s, and a kill drawn later than
+    // that would mostly find the run already done.
+    let mut window_ms = 2500;
     // Until 50 runs were killed: a run that finishes first does not count.
-    for _ in 0..150 {
+    for _ in 0..400 {
         if killed == 50 {
             break;
         }
         let ended = if killed % 2 == 0 {
             // Anywhere in the first 2.5 s: the configuration, the plan, the generated files,
             // the first compiles and their post-steps.
-            let ms = rng.below(2500);
+            let ms = rng.below(window_ms);
             killed_run(&obj, Some(Duration::from_millis(ms)), 0)
         } else {
             // At a step boundary: just after the 1st, 2nd or 3rd step of this run finished.
@@ -149,8 +156,9 @@ fn killed_fifty_times_then_built_equals_a_clean_build() {
         };
         match ended {
             Ended::Killed => killed += 1,
-            Ended::Finished => {
+            Ended::Finished(took) => {
                 finished += 1;
+                window_ms = (took.as_millis() as u64).clamp(50, 2500);
                 // Give the next runs work: delete a third of the objects and metadata (not
                 // core's: the first runs were killed in its compile often enough, and it is
                 // most of a build's time).
