@@ -86,8 +86,7 @@ fn killed_run(obj: &Path, delay: Option<Duration>, steps: usize) -> Ended {
     if let Some(d) = delay {
         // Drain stdout so the build never blocks on a full pipe.
         let drain = std::thread::spawn(move || for _ in BufReader::new(stdout).lines() {});
-        let start = Instant::now();
-        while start.elapsed() < d {
+        while started.elapsed() < d {
             if child.try_wait().unwrap().is_some() {
                 drain.join().unwrap();
                 return Ended::Finished(started.elapsed());
@@ -146,8 +145,8 @@ fn killed_fifty_times_then_built_equals_a_clean_build() {
             break;
         }
         let ended = if killed % 2 == 0 {
-            // Anywhere in the first 2.5 s: the configuration, the plan, the generated files,
-            // the first compiles and their post-steps.
+            // Anywhere in the window (at most the first 2.5 s): the configuration, the plan,
+            // the generated files, the first compiles and their post-steps.
             let ms = rng.below(window_ms);
             killed_run(&obj, Some(Duration::from_millis(ms)), 0)
         } else {
