@@ -135,33 +135,27 @@ fn parse_parallel(
         .min(files.len());
     std::thread::scope(|scope| {
         for _ in 0..workers {
-            scope.spawn(|| {
-                // Each parse gets a thread with a deep stack (nom-kconfig recurses per block).
-                loop {
+            // Each worker has a deep stack (nom-kconfig recurses per block and `source`), made
+            // once: a thread per file would fault its stack pages in again for every file.
+            std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn_scoped(scope, || loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     if i >= files.len() {
                         break;
                     }
-                    let (src, file, arch) = (
-                        srctree.to_path_buf(),
-                        files[i].1.clone(),
-                        srcarch.to_string(),
-                    );
-                    let r = std::thread::Builder::new()
-                        .stack_size(256 << 20)
-                        .spawn(move || {
-                            let kf = new_file(&src, &file, &arch);
-                            let text = kf.read_to_string().map_err(|_| ParseFailure::Missing)?;
-                            nom_kconfig::parse_kconfig(KconfigInput::new_extra(&text, kf))
-                                .map(|(_, k)| k)
-                                .map_err(ParseFailure::Syntax)
-                        })
-                        .expect("spawn a parser thread")
-                        .join()
+                    let parse = || {
+                        let kf = new_file(srctree, &files[i].1, srcarch);
+                        let text = kf.read_to_string().map_err(|_| ParseFailure::Missing)?;
+                        nom_kconfig::parse_kconfig(KconfigInput::new_extra(&text, kf))
+                            .map(|(_, k)| k)
+                            .map_err(ParseFailure::Syntax)
+                    };
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse))
                         .unwrap_or(Err(ParseFailure::Missing));
                     results.lock().expect("results")[i] = Some(r);
-                }
-            });
+                })
+                .expect("spawn a parser thread");
         }
     });
     results
