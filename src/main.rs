@@ -255,6 +255,20 @@ enum Command {
         /// core's lang items (str, bool and pointer methods). Always so with --from-plan.
         #[arg(long, conflicts_with = "from_log")]
         sysroot_src: bool,
+        /// Analyze with this rustc instead of the kernel's (an editor's rust-analyzer newer
+        /// than the kernel's rustc cannot use its proc-macro server): the file names its
+        /// sysroot and library, and the tree's proc macros are built again by it, into
+        /// .rkbuild-analyzer/ beside the file. Implies --sysroot-src.
+        #[arg(long, value_name = "RUSTC", conflicts_with_all = ["from_log", "from_plan"], env = "RKBUILD_ANALYSIS_RUSTC")]
+        analysis_rustc: Option<PathBuf>,
+        /// The library sources of --analysis-rustc (default: its sysroot's rust-src).
+        #[arg(
+            long,
+            value_name = "DIR",
+            requires = "analysis_rustc",
+            env = "RKBUILD_ANALYSIS_LIB_SRC"
+        )]
+        analysis_lib_src: Option<PathBuf>,
     },
     /// Run the real rustc with these arguments, unchanged (a RUSTC for the kernel's make; also
     /// what a link named `rkbuild-rustc` does). RKBUILD_RUSTC: the real compiler; RKBUILD_LOG:
@@ -890,12 +904,16 @@ fn run(cmd: Command, out: Out) -> anyhow::Result<ExitCode> {
             from_log: None,
             from_plan: false,
             sysroot_src,
+            analysis_rustc,
+            analysis_lib_src,
         } => commands::analyzer::main(
             &commands::analyzer::AnalyzerOpts {
                 tree: tree.into(),
                 extmod,
                 output,
                 sysroot_src,
+                analysis_rustc,
+                analysis_lib_src,
             },
             out,
         ),

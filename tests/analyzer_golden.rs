@@ -53,6 +53,8 @@ fn opts(src: &Path, obj: &Path, tc: &Toolchain) -> AnalyzerOpts {
         extmod: None,
         output: None,
         sysroot_src: false,
+        analysis_rustc: None,
+        analysis_lib_src: None,
     }
 }
 
@@ -326,7 +328,8 @@ fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/analyzer/rust_hello")
 }
 
-/// `--extmod`: the module's crate plus exactly the kernel crates it depends on.
+/// `--extmod`: the module's crate plus exactly the kernel crates it depends on, with the Rust
+/// library as `sysroot_src` (rust-analyzer then knows core's lang items).
 #[test]
 fn out_of_tree_module_gets_its_crates_and_the_kernel_ones() {
     let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
@@ -344,10 +347,6 @@ fn out_of_tree_module_gets_its_crates_and_the_kernel_ones() {
     assert_eq!(
         display_names(&p),
         [
-            "core",
-            "alloc",
-            "std",
-            "proc_macro",
             "compiler_builtins",
             "macros",
             "build_error",
@@ -360,7 +359,8 @@ fn out_of_tree_module_gets_its_crates_and_the_kernel_ones() {
     );
     let hello = p.crates.last().unwrap();
     assert_eq!(hello.is_workspace_member, Some(true));
-    assert!(p.crates[..11]
+    assert_eq!(p.sysroot_src.as_deref(), Some(tc.lib.to_str().unwrap()));
+    assert!(p.crates[..7]
         .iter()
         .all(|c| c.is_workspace_member == Some(false)));
     assert_eq!(
@@ -374,7 +374,7 @@ fn out_of_tree_module_gets_its_crates_and_the_kernel_ones() {
     );
     assert_eq!(hello.cfg, ["CONFIG_RUST", "CONFIG_RUST=\"y\""]);
     assert_eq!(hello.crate_attrs, ["no_std"]);
-    let kernel = &p.crates[10];
+    let kernel = &p.crates[6];
     assert_eq!(
         kernel.env["OBJTREE"],
         obj.path().canonicalize().unwrap().display().to_string()
@@ -385,7 +385,7 @@ fn out_of_tree_module_gets_its_crates_and_the_kernel_ones() {
             .iter()
             .map(|d| (d.krate, d.name.as_str()))
             .collect::<Vec<_>>(),
-        [(0, "core"), (10, "kernel")]
+        [(6, "kernel")]
     );
 }
 

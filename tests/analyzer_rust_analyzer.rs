@@ -1,14 +1,16 @@
 //! The real consumer: rust-analyzer (0.0.349, built by scripts/install-deps.sh) loads the
-//! rust-project.json `rkbuild analyzer --extmod` writes for the fixture module against the real
-//! 6.12 tree, and must resolve every import of the kernel crates and expand `module!`.
+//! rust-project.json `rkbuild analyzer --extmod` writes for an out-of-tree module (the fixture,
+//! or `RKBUILD_TEST_EXTMOD=DIR`) against Linux 6.12 built by its own make with Debian's rustc
+//! 1.85 (tests/common/kernel612.rs, cached), and must resolve every import of the kernel
+//! crates and expand `module!`.
 //!
-//! The objtree is made the way a user makes it: `rkbuild config` from the 6.12 oracle's
-//! `.config`, plus `libmacros.so`. A proc macro can only be loaded by the proc-macro server of
-//! the rustc that built it, and the server must speak the client's protocol: Debian 1.85's
-//! `/usr/libexec/rust-analyzer-proc-macro-srv` crashes under rust-analyzer 0.0.349
-//! (`assertion failed: id < InternId::MAX`), so the test builds `libmacros.so` with the nightly
-//! here and hands rust-analyzer that nightly's server (`--proc-macro-srv`). A user's editor
-//! pairs its rust-analyzer with its rustc, which this stands in for.
+//! A proc macro can only be loaded by the proc-macro server of the rustc that built it, and
+//! the server must speak the client's protocol: Debian 1.85's server (protocol 5) crashes
+//! rust-analyzer 0.0.349 (`assertion failed: id < InternId::MAX`), and that rust-analyzer no
+//! longer resolves `panic!` in 1.85's library. So the default file for that toolchain names no
+//! sysroot (no crash, and rkbuild says why), and `--analysis-rustc` (rustup's 1.95 with
+//! Debian's rust-src 1.95) gives a file that loads with no diagnostic at all, with nothing
+//! passed to rust-analyzer but the folder.
 //!
 //! A negative control (the module's `kernel` dependency removed) shows the check does see
 //! unresolved imports.
@@ -31,14 +33,12 @@ struct Findings {
 
 /// Runs `rust-analyzer diagnostics DIR` and returns its diagnostic lines
 /// (`at crate NAME, file PATH: SEVERITY CODE from .. to ..: MESSAGE`).
-fn diagnostic_lines(ra: &str, srv: &Path, dir: &Path) -> Vec<String> {
-    let out = Process::new(ra)
-        .arg("diagnostics")
-        .arg(dir)
-        .arg("--proc-macro-srv")
-        .arg(srv)
-        .output()
-        .expect("rust-analyzer runs");
+fn diagnostic_lines(ra: &str, srv: Option<&Path>, dir: &Path) -> Vec<String> {
+    let mut p = Process::new(ra).arg("diagnostics").arg(dir);
+    if let Some(srv) = srv {
+        p = p.arg("--proc-macro-srv").arg(srv);
+    }
+    let out = p.output().expect("rust-analyzer runs");
     let text = format!("{}{}", out.stdout, out.stderr);
     assert!(
         text.contains("diagnostic scan complete"),
@@ -73,15 +73,21 @@ fn findings(lines: &[String], krate: Option<&str>) -> Findings {
     f
 }
 
-fn diagnostics(ra: &str, srv: &Path, dir: &Path, krate: &str) -> Findings {
+fn diagnostics(ra: &str, srv: Option<&Path>, dir: &Path, krate: &str) -> Findings {
     findings(&diagnostic_lines(ra, srv, dir), Some(krate))
 }
 
-fn rkbuild(args: &[&str], rustc: &str, lib: &str) {
+/// Runs rkbuild in the 6.12 environment (Debian's 1.85 as the kernel's rustc) and returns
+/// its stderr.
+fn rkbuild_612(args: &[&str], env: &common::kernel612::Env) -> String {
     let out = Process::new(env!("CARGO_BIN_EXE_rkbuild"))
         .args(args)
-        .env("RUSTC", rustc)
-        .env("RUST_LIB_SRC", lib)
+        .env("RUSTC", &env.rustc)
+        .env("RUST_LIB_SRC", &env.lib)
+        .env("BINDGEN", &env.bindgen)
+        .env("LIBCLANG_PATH", &env.libclang)
+        .env_remove("RKBUILD_ANALYSIS_RUSTC")
+        .env_remove("RKBUILD_ANALYSIS_LIB_SRC")
         .output()
         .unwrap();
     assert!(
@@ -90,109 +96,100 @@ fn rkbuild(args: &[&str], rustc: &str, lib: &str) {
         out.stdout,
         out.stderr
     );
+    out.stderr
+}
+
+/// The module folder: a copy of the fixture, or of `RKBUILD_TEST_EXTMOD`.
+fn module_copy() -> (tempfile::TempDir, String) {
+    let from = std::env::var_os("RKBUILD_TEST_EXTMOD")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/analyzer/rust_hello")
+        });
+    let m = tempfile::tempdir().unwrap();
+    common::copy_tree(&from, m.path());
+    let name = std::env::var("RKBUILD_TEST_EXTMOD_CRATE").unwrap_or_else(|_| "rust_hello".into());
+    (m, name)
 }
 
 #[test]
-fn fixture_module_resolves_the_kernel_crates() {
+fn out_of_tree_module_loads_cleanly() {
     let ra = common::tool_env("RKBUILD_TEST_RUST_ANALYZER");
-    let src = PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612"));
-    let rustc = common::tool_env("RKBUILD_TEST_RUSTC_185");
-    let lib = common::tool_env("RKBUILD_TEST_LIB_185");
-    let obj = tempfile::tempdir().unwrap();
-    let config = common::oracle("linux-6.12/x86_64-defconfig-rust/config");
-    let (s, o) = (src.to_str().unwrap(), obj.path().to_str().unwrap());
-    rkbuild(
-        &[
-            "-q",
-            "config",
-            "--config",
-            config.to_str().unwrap(),
-            "-S",
-            s,
-            "-O",
-            o,
-        ],
-        &rustc,
-        &lib,
-    );
-    // libmacros.so, as the kernel builds it (rust/Makefile: rustc_procmacro), by the nightly
-    // whose proc-macro server loads it (see the module docs).
-    let nightly = Process::new("rustc")
-        .args(["+nightly", "--print", "sysroot"])
-        .output()
-        .expect("rustup's nightly rustc is needed");
-    assert!(nightly.success(), "rustc +nightly: {}", nightly.stderr);
-    let nightly = PathBuf::from(nightly.stdout.trim());
-    let srv = nightly.join("libexec/rust-analyzer-proc-macro-srv");
-    std::fs::create_dir_all(obj.path().join("rust")).unwrap();
-    let out = Process::new(nightly.join("bin/rustc"))
-        .args([
-            "--edition=2021",
-            "--crate-type",
-            "proc-macro",
-            "--crate-name",
-            "macros",
-        ])
-        .args(["--extern", "proc_macro", "-o"])
-        .arg(obj.path().join("rust/libmacros.so"))
-        .arg(src.join("rust/macros/lib.rs"))
-        .output()
-        .unwrap();
-    assert!(out.success(), "building libmacros.so: {}", out.stderr);
+    let env = common::kernel612::Env::get();
+    let obj = common::kernel612::plain_dir();
+    common::kernel612::plain_tree(&env, &obj);
+    let (s, o) = (env.src.to_str().unwrap(), obj.to_str().unwrap());
 
-    let m = tempfile::tempdir().unwrap();
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/analyzer/rust_hello");
-    for e in std::fs::read_dir(&fixture).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), m.path().join(e.file_name())).unwrap();
-    }
+    // 1. The default file for the kernel's rustc (1.85): no sysroot whose server would crash
+    //    rust-analyzer, and rkbuild says so and what to do.
+    let (m, krate) = module_copy();
     let md = m.path().to_str().unwrap();
-    rkbuild(
-        &["-q", "analyzer", "-S", s, "-O", o, "--extmod", md],
-        &rustc,
-        &lib,
+    let said = rkbuild_612(&["analyzer", "-S", s, "-O", o, "--extmod", md], &env);
+    assert!(
+        said.contains("protocol 5") && said.contains("--analysis-rustc"),
+        "no warning about 1.85's proc-macro server: {said}"
     );
-
-    let f = diagnostics(&ra, &srv, m.path(), "rust_hello");
-    eprintln!("rust_hello: {f:#?}");
+    let p = ProjectJson::parse(&common::read(&m.path().join("rust-project.json"))).unwrap();
+    assert_eq!(p.sysroot, None);
+    let lines = diagnostic_lines(&ra, None, m.path());
+    let f = findings(&lines, Some(&krate));
+    eprintln!("default file, rustc 1.85: {f:#?}");
     assert!(
         f.unresolved_imports.is_empty(),
         "unresolved imports of the kernel crates:\n{}",
         f.unresolved_imports.join("\n")
     );
-    // Unresolved names are reported, not fatal: inside the kernel's `c_str!` expansion
-    // rust-analyzer 0.0.349 leaves `panic!` unresolved in a crate made `no_std` by
-    // `crate_attrs` (the kernel's own rust-project.json has no `no_std` at all for drivers).
-    assert!(
-        f.unresolved_names
-            .iter()
-            .all(|l| l.contains("`panic!`") || l.contains("as_bytes")),
-        "unresolved names beyond the known `panic!` in c_str!:\n{}",
-        f.unresolved_names.join("\n")
-    );
-    assert!(
-        f.macro_failures.is_empty(),
-        "failed macro expansions (module!, pr_info!):\n{}",
-        f.macro_failures.join("\n")
-    );
 
-    // Negative control: the check above is not blind.
-    unresolved_without_kernel(&ra, &srv, m.path());
+    // 2. --analysis-rustc: rustup's 1.95 with Debian's rust-src 1.95; rkbuild builds the
+    //    proc macros again with it. rust-analyzer is given nothing but the folder.
+    let (m, krate) = module_copy();
+    let md = m.path().to_str().unwrap();
+    let rustc_195 = common::tool_env("RKBUILD_TEST_RUSTC_195");
+    let lib_195 = common::tool_env("RKBUILD_TEST_LIB_195");
+    rkbuild_612(
+        &[
+            "analyzer",
+            "-S",
+            s,
+            "-O",
+            o,
+            "--extmod",
+            md,
+            "--analysis-rustc",
+            &rustc_195,
+            "--analysis-lib-src",
+            &lib_195,
+        ],
+        &env,
+    );
+    let dylib = m.path().join(".rkbuild-analyzer/rust/libmacros.so");
+    assert!(dylib.is_file(), "{} was not built", dylib.display());
+    let lines = diagnostic_lines(&ra, None, m.path());
+    eprintln!("--analysis-rustc 1.95: {lines:#?}");
+    assert!(
+        lines.is_empty(),
+        "rust-analyzer reported diagnostics:\n{}",
+        lines.join("\n")
+    );
+    // Not blind: it did analyze the module.
+    let f = diagnostics(&ra, None, m.path(), &krate);
+    assert_eq!(f.all, 0);
+    unresolved_without_kernel(&ra, m.path(), &krate);
 }
 
 /// Negative control: with `rust_hello`'s `kernel` dependency removed from DIR's
 /// rust-project.json, rust-analyzer must report unresolved imports in it.
-fn unresolved_without_kernel(ra: &str, srv: &Path, dir: &Path) {
+fn unresolved_without_kernel(ra: &str, dir: &Path, krate: &str) {
     let path = dir.join("rust-project.json");
     let mut p = ProjectJson::parse(&common::read(&path)).unwrap();
     let hello = p
         .crates
         .iter_mut()
-        .find(|c| c.display_name.as_deref() == Some("rust_hello"))
+        .find(|c| c.display_name.as_deref() == Some(krate))
         .unwrap();
     hello.deps.retain(|d| d.name != "kernel");
     std::fs::write(&path, p.render()).unwrap();
-    let f = diagnostics(ra, srv, dir, "rust_hello");
+    let f = diagnostics(ra, None, dir, krate);
     assert!(
         !f.unresolved_imports.is_empty(),
         "rust-analyzer found no unresolved import without the kernel crate: {f:#?}"
@@ -307,7 +304,7 @@ fn example_tree_loads_cleanly_from_the_plan() {
     );
 
     // Not one error; weak warnings (code behind a disabled CONFIG_) are information.
-    let lines = diagnostic_lines(&ra, &srv, obj.path());
+    let lines = diagnostic_lines(&ra, Some(&srv), obj.path());
     eprintln!(
         "--from-plan: {} crates, {:#?}",
         p.crates.len(),
@@ -337,7 +334,7 @@ fn example_tree_loads_cleanly_from_the_plan() {
             .chain(extra.iter().copied())
             .collect();
         rkbuild_with(&args, &env);
-        diagnostic_lines(&ra, &srv, &intree)
+        diagnostic_lines(&ra, Some(&srv), &intree)
     };
     let f = findings(&in_tree(&[]), None);
     eprintln!("in-tree: {f:#?}");
@@ -366,5 +363,5 @@ fn example_tree_loads_cleanly_from_the_plan() {
     );
 
     // Negative control: without `kernel`, rust_hello's imports must show as unresolved.
-    unresolved_without_kernel(&ra, &srv, obj.path());
+    unresolved_without_kernel(&ra, obj.path(), "rust_hello");
 }

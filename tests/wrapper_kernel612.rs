@@ -16,128 +16,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-/// Bumped when the recipe below changes, to invalidate cached plain builds.
-const RECIPE: &str = "rkbuild-wrap-612 v1: defconfig +RUST -MODVERSIONS +SAMPLES +SAMPLES_RUST SAMPLE_RUST_MINIMAL=m SAMPLE_RUST_PRINT=y; prepare samples/rust/";
-
-struct Env {
-    src: PathBuf,
-    rustc: String,
-    lib: String,
-    bindgen: String,
-    libclang: String,
-}
-
-impl Env {
-    fn get() -> Env {
-        Env {
-            src: PathBuf::from(common::tool_env("RKBUILD_TEST_LINUX_612")),
-            rustc: common::tool_env("RKBUILD_TEST_RUSTC_185"),
-            lib: common::tool_env("RKBUILD_TEST_LIB_185"),
-            bindgen: common::tool_env("RKBUILD_TEST_BINDGEN"),
-            libclang: common::tool_env("RKBUILD_TEST_LIBCLANG_PATH"),
-        }
-    }
-
-    /// The kernel's make for object tree `o`, with `rustc` as RUSTC; a `rkbuild-rustc` link
-    /// goes through templates/make/kernel.mk, as a user would.
-    fn make(&self, o: &Path, rustc: &str) -> Command {
-        let mut c = Command::new("make");
-        if rustc.ends_with("rkbuild-rustc") {
-            let mk = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates/make/kernel.mk");
-            c.arg("-f")
-                .arg(mk)
-                .arg(format!("KDIR={}", self.src.display()))
-                .arg(format!("RKBUILD_RUSTC_LINK={rustc}"));
-        } else {
-            c.arg("-C").arg(&self.src).arg(format!("RUSTC={rustc}"));
-        }
-        c.arg(format!("O={}", o.display()))
-            .arg("LLVM=-14")
-            .arg("RUSTDOC=/usr/bin/rustdoc")
-            .arg(format!("BINDGEN={}", self.bindgen))
-            .arg(format!("RUST_LIB_SRC={}", self.lib))
-            .env("LIBCLANG_PATH", &self.libclang);
-        for k in [
-            "MAKEFLAGS",
-            "MFLAGS",
-            "MAKELEVEL",
-            "RKBUILD_LOG",
-            "RKBUILD_RUSTC",
-            "RKBUILD_CLIPPY",
-            "CLIPPY",
-            "KBUILD_CLIPPY",
-            "RUSTFLAGS",
-            "O",
-            "V",
-        ] {
-            c.env_remove(k);
-        }
-        c
-    }
-}
-
-fn ok(mut c: Command, what: &str) -> String {
-    let t = Instant::now();
-    let o = c
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run make ({what}): {e}"));
-    let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        o.status.success(),
-        "{what} failed ({}):\n{}\n{err}",
-        o.status,
-        tail(&out, 40)
-    );
-    eprintln!("  {what}: {:.1} s", t.elapsed().as_secs_f64());
-    out
-}
-
-fn tail(s: &str, n: usize) -> String {
-    let l: Vec<&str> = s.lines().collect();
-    l[l.len().saturating_sub(n)..].join("\n")
-}
-
-/// defconfig + the oracle's options + olddefconfig, then `-j2 prepare samples/rust/`.
-fn configure_and_build(env: &Env, o: &Path, rustc: &str, envs: &[(&str, &Path)]) {
-    std::fs::create_dir_all(o).unwrap();
-    let with = |mut c: Command| {
-        for (k, v) in envs {
-            c.env(k, v);
-        }
-        c
-    };
-    let mut c = with(env.make(o, rustc));
-    c.arg("defconfig");
-    ok(c, "defconfig");
-    let mut c = Command::new(env.src.join("scripts/config"));
-    c.arg("--file")
-        .arg(o.join(".config"))
-        .args(common::RUST_SAMPLES);
-    ok(c, "scripts/config");
-    let mut c = with(env.make(o, rustc));
-    c.arg("olddefconfig");
-    ok(c, "olddefconfig");
-    let cfg = std::fs::read_to_string(o.join(".config")).unwrap();
-    assert!(
-        cfg.contains("\nCONFIG_RUST=y\n"),
-        "CONFIG_RUST did not stick in {}",
-        o.display()
-    );
-    build(env, o, rustc, envs);
-}
-
-fn build(env: &Env, o: &Path, rustc: &str, envs: &[(&str, &Path)]) {
-    let mut c = env.make(o, rustc);
-    for (k, v) in envs {
-        c.env(k, v);
-    }
-    c.args(["-j2", "prepare", "samples/rust/"]);
-    ok(
-        c,
-        &format!("make -j2 prepare samples/rust/ in {}", o.display()),
-    );
-}
+use common::kernel612::{configure_and_build, ok, plain_dir, plain_tree, Env};
 
 /// One of the other writers of the log: calls the wrapper (with `true` as the compiler and a
 /// 16 KiB argument, ten times a second) until told to stop; returns how many calls it made.
@@ -165,11 +44,6 @@ fn appender(t: usize, stop: &std::sync::atomic::AtomicBool, log: &Path, link: &P
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     n
-}
-
-fn rustc_version(rustc: &str) -> String {
-    let o = Command::new(rustc).arg("-vV").output().unwrap();
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// The Rust objects of the build, relative to the object tree.
@@ -248,9 +122,7 @@ fn canon(p: &str) -> PathBuf {
 fn kernel_612_make_through_the_wrapper() {
     let t0 = Instant::now();
     let env = Env::get();
-    let plain = std::env::var_os("RKBUILD_WRAP_612_PLAIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/tmp/rkbuild-wrap-612-plain"));
+    let plain = plain_dir();
     let wrapped = std::env::var_os("RKBUILD_WRAP_612_WRAPPED")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/tmp/rkbuild-wrap-612-wrapped"));
@@ -259,21 +131,8 @@ fn kernel_612_make_through_the_wrapper() {
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_rkbuild"), &link).unwrap();
     let link_s = link.to_str().unwrap();
 
-    // 1. Plain build (cached when its stamp matches: then make only checks it is up to date).
-    let stamp_text = format!(
-        "{RECIPE}\n{}\n{}\n{}\n",
-        env.src.display(),
-        rustc_version(&env.rustc),
-        env.bindgen
-    );
-    let stamp = plain.join(".rkbuild-test-stamp");
-    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(stamp_text.as_str()) {
-        build(&env, &plain, &env.rustc, &[]);
-    } else {
-        let _ = std::fs::remove_dir_all(&plain);
-        configure_and_build(&env, &plain, &env.rustc, &[]);
-        std::fs::write(&stamp, &stamp_text).unwrap();
-    }
+    // 1. Plain build (cached by its inputs: then make only checks it is up to date).
+    plain_tree(&env, &plain);
 
     // 1b. rkbuild's own plan for this make-prepared tree: every command equals the one make
     //     recorded (helpers.o, the bindgen runs and objtool included).

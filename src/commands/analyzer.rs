@@ -32,6 +32,13 @@ pub struct AnalyzerOpts {
     /// Give the Rust library as `sysroot_src` instead of the kernel script's explicit
     /// core/alloc/std/proc_macro crates (what `--from-plan` always does).
     pub sysroot_src: bool,
+    /// Analyze with this rustc rather than the kernel's: rust-analyzer gets its sysroot (and
+    /// so its proc-macro server) and its library sources, and the tree's proc macros are built
+    /// again by it ([`analysis_proc_macros`]). For an editor's rust-analyzer newer than the
+    /// kernel's rustc.
+    pub analysis_rustc: Option<PathBuf>,
+    /// The library sources of `analysis_rustc` (default: its sysroot's rust-src).
+    pub analysis_lib_src: Option<PathBuf>,
 }
 
 /// What `analyzer` produced.
@@ -47,6 +54,8 @@ pub struct AnalyzerReport {
     pub crates: usize,
     /// The drivers, samples or module crates, by name.
     pub drivers: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The generated file, in memory.
@@ -56,6 +65,8 @@ pub struct Generated {
     pub text: String,
     pub graph: CrateGraph,
     pub inputs: KernelInputs,
+    /// What the user should know about the file (printed by `run`'s callers).
+    pub warnings: Vec<String>,
 }
 
 /// Kbuild's `$(realpath …)`: the tree must exist.
@@ -321,21 +332,135 @@ pub fn generate(opts: &AnalyzerOpts) -> anyhow::Result<Generated> {
             }
         }
     }
-    if opts.sysroot_src {
-        graph.library_as_sysroot_src(&inputs.sysroot, &inputs.sysroot_src);
-    }
-    let text = graph.to_project_json(inputs.proc_macro_key())?.render();
     let path = match (&opts.output, &extmod) {
         (Some(o), _) => o.clone(),
         (None, Some(m)) => m.join("rust-project.json"),
         (None, None) => objtree.join("rust-project.json"),
     };
+    let mut warnings = vec![];
+    if let Some(arustc) = &opts.analysis_rustc {
+        let (asysroot, _) = ask_rustc(arustc, &krustflags)?;
+        let asysroot = pathlib_str(&asysroot);
+        let alib = match &opts.analysis_lib_src {
+            Some(l) => pathlib_str(l),
+            None => asysroot.join("lib/rustlib/src/rust/library"),
+        };
+        toolchain::check_rust_lib_src(&alib).with_context(|| {
+            format!(
+                "the library sources of --analysis-rustc `{}`\n  fix: install its rust-src, or pass --analysis-lib-src DIR",
+                arustc.display()
+            )
+        })?;
+        let dir = path.parent().unwrap_or(Path::new(".")).join(ANALYSIS_DIR);
+        analysis_proc_macros(opts, arustc, &alib, &objtree, &dir, &mut graph)?;
+        graph.library_as_sysroot_src(&asysroot, &alib);
+        // rust-analyzer takes the proc-macro server from the sysroot: the one that loads
+        // what this rustc built.
+        graph.sysroot = Some(asysroot);
+    } else if opts.sysroot_src || extmod.is_some() {
+        // An out-of-tree module gets the library as `sysroot_src` (so that rust-analyzer knows
+        // core's lang items), and the sysroot when its proc-macro server is one rust-analyzer
+        // can talk to; the kernel's own file stays what `make rust-analyzer` writes.
+        graph.library_as_sysroot_src(&inputs.sysroot, &inputs.sysroot_src);
+        if extmod.is_some() {
+            match proc_macro_server(&inputs.sysroot) {
+                Some((srv, v)) if v < MIN_PROC_MACRO_PROTOCOL => {
+                    graph.sysroot = None;
+                    warnings.push(format!(
+                        "the proc-macro server of `{}` speaks protocol {v}, which current rust-analyzer releases cannot use (they crash on it): the file names no sysroot, so `module!` and the other proc macros are not expanded\n  fix: pass --analysis-rustc with a newer rustc (and --analysis-lib-src with its library sources) to analyze with it",
+                        srv.display()
+                    ));
+                }
+                Some(_) => graph.sysroot = Some(inputs.sysroot.clone()),
+                None => {}
+            }
+        }
+    }
+    let text = graph.to_project_json(inputs.proc_macro_key())?.render();
     Ok(Generated {
         path,
         text,
         graph,
         inputs,
+        warnings,
     })
+}
+
+/// Where `--analysis-rustc`'s proc macros are built, beside the written file.
+pub const ANALYSIS_DIR: &str = ".rkbuild-analyzer";
+
+/// The oldest proc-macro server protocol rust-analyzer 0.0.3xx (2025 and later) handles:
+/// against Debian's rustc 1.85 server (protocol 5) rust-analyzer 0.0.349 panics
+/// (`span/src/lib.rs:403: id < InternId::MAX`); rustc 1.95's speaks 6.
+pub const MIN_PROC_MACRO_PROTOCOL: u32 = 6;
+
+/// The sysroot's proc-macro server and the protocol version it answers with
+/// (`{"ApiVersionCheck":{}}`), or `None` when it has none or does not answer.
+pub fn proc_macro_server(sysroot: &Path) -> Option<(PathBuf, u32)> {
+    let srv = sysroot.join("libexec/rust-analyzer-proc-macro-srv");
+    if !srv.is_file() {
+        return None;
+    }
+    let out = Process::new(&srv)
+        .env("RUST_ANALYZER_INTERNALS_DO_NOT_USE", "this is unstable")
+        .stdin_bytes("{\"ApiVersionCheck\":{}}\n")
+        .output()
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_str(out.stdout.lines().next()?).ok()?;
+    let n = v.get("ApiVersionCheck")?.as_u64()?;
+    Some((srv, u32::try_from(n).ok()?))
+}
+
+/// Builds the tree's proc macros (and the host crates they use) with `rustc` into `dir`, a
+/// scratch object tree configured from the kernel's `.config`, through `rkbuild build` of
+/// just those outputs with Kbuild's own commands; points the graph's proc macros there.
+fn analysis_proc_macros(
+    opts: &AnalyzerOpts,
+    rustc: &Path,
+    lib: &Path,
+    objtree: &Path,
+    dir: &Path,
+    graph: &mut CrateGraph,
+) -> anyhow::Result<()> {
+    let targets: Vec<String> = graph
+        .crates
+        .iter()
+        .filter_map(|c| c.proc_macro_dylib.as_ref()?.strip_prefix(objtree).ok())
+        .map(|p| p.display().to_string())
+        .collect();
+    if targets.is_empty() {
+        return Ok(());
+    }
+    let mut tree = opts.tree.clone();
+    tree.objtree = Some(dir.to_path_buf());
+    tree.config = Some(objtree.join(".config"));
+    tree.tools.rustc = Some(rustc.display().to_string());
+    tree.tools.rust_lib_src = Some(lib.to_path_buf());
+    let bo = super::build::BuildOpts {
+        tree,
+        targets,
+        ..Default::default()
+    };
+    let quiet = Out {
+        quiet: true,
+        ..Default::default()
+    };
+    super::build::run(&bo, quiet).with_context(|| {
+        format!(
+            "building the proc macros with --analysis-rustc `{}` in `{}`",
+            rustc.display(),
+            dir.display()
+        )
+    })?;
+    let dir = std::fs::canonicalize(dir)?;
+    for c in &mut graph.crates {
+        if let Some(p) = &c.proc_macro_dylib {
+            if let Ok(rel) = p.strip_prefix(objtree) {
+                c.proc_macro_dylib = Some(dir.join(rel));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs `analyzer`: compute, then write once.
@@ -352,6 +477,7 @@ pub fn run(opts: &AnalyzerOpts) -> anyhow::Result<AnalyzerReport> {
         sysroot_src: g.inputs.sysroot_src,
         crates: g.graph.crates.len(),
         drivers: drivers(&g.graph),
+        warnings: g.warnings,
     })
 }
 
@@ -387,6 +513,7 @@ pub fn run_from_plan(
         sysroot_src: sysroot.src,
         crates: graph.crates.len(),
         drivers: drivers(&graph),
+        warnings: vec![],
     })
 }
 
@@ -406,6 +533,11 @@ pub fn main(opts: &AnalyzerOpts, out: Out) -> anyhow::Result<std::process::ExitC
 
 /// Prints what `analyzer` wrote.
 pub fn report(r: AnalyzerReport, out: Out) -> anyhow::Result<std::process::ExitCode> {
+    if !out.json() {
+        for w in &r.warnings {
+            out.say(Message::Warning { text: w, at: None });
+        }
+    }
     if out.json() {
         out.message(&serde_json::json!({"reason": "analyzer", "report": r}));
     } else {

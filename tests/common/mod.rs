@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 pub mod boot;
+pub mod kernel612;
 pub mod reapi;
 pub mod side_by_side;
 
