@@ -359,6 +359,13 @@ fn modules_load_and_run(target: &Target) {
     // The out-of-tree modules: one Rust object, and one of a Rust and a C object.
     let hello = extmod_equals_make(&env, &kdir, target, "module", "rust_hello");
     let multi = extmod_equals_make(&env, &kdir, target, "module-multi", "rust_multi");
+    // Both load in rust-analyzer with the default `rkbuild analyzer --extmod` file: not one
+    // diagnostic (the kernel's rustc 1.95 has a proc-macro server rust-analyzer can use).
+    if target.arch == "x86_64" {
+        for (m, name) in [(&hello, "rust_hello"), (&multi, "rust_multi_main")] {
+            analyzed_cleanly(&env, &kdir, m.path(), name);
+        }
+    }
 
     // Both load and run.
     let console = boot(
@@ -421,6 +428,55 @@ fn modules_load_and_run(target: &Target) {
             "the serial console lacks `{want}`:\n{console}"
         );
     }
+}
+
+/// `rkbuild analyzer --extmod` with no option beyond the trees, then `rust-analyzer
+/// diagnostics` on the folder with nothing else passed: no diagnostic at all, and the module's
+/// crate is in the file (with `kernel` among its dependencies).
+fn analyzed_cleanly(env: &Env, kdir: &Path, m: &Path, name: &str) {
+    let ra = common::tool_env("RKBUILD_TEST_RUST_ANALYZER");
+    let (k, md) = (kdir.display().to_string(), m.display().to_string());
+    let src = env.src.display().to_string();
+    env.rkbuild(&["analyzer", "-S", &src, "-O", &k, "--extmod", &md]);
+    let text = std::fs::read_to_string(m.join("rust-project.json")).unwrap();
+    let p = rkbuild::analyzer::project_json::ProjectJson::parse(&text).unwrap();
+    let krate = p
+        .crates
+        .iter()
+        .find(|c| c.display_name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("{name} is not in {md}/rust-project.json"));
+    assert!(
+        krate.deps.iter().any(|d| d.name == "kernel"),
+        "{name} does not depend on kernel"
+    );
+    let t = Instant::now();
+    let out = Command::new(&ra)
+        .arg("diagnostics")
+        .arg(m)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("diagnostic scan complete"),
+        "rust-analyzer did not finish on {name}:\n{text}"
+    );
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("at crate "))
+        .collect();
+    assert!(
+        lines.is_empty() && out.status.success(),
+        "rust-analyzer on {name}'s default rust-project.json:\n{}",
+        lines.join("\n")
+    );
+    eprintln!(
+        "  x86_64: {name}: rust-analyzer loads the default --extmod file, 0 diagnostics ({:.1} s)",
+        t.elapsed().as_secs_f64()
+    );
 }
 
 /// Builds the template module `templates/make/<template>` first as `make M=` does (the
