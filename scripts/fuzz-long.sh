@@ -3,8 +3,9 @@
 # (default 3600), whichever comes first, on JOBS processes (default 1). Built without a
 # sanitizer but with debug assertions (overflow checks): the code is safe Rust, and ASAN's
 # 3-10x slowdown buys nothing a panic does not already report. The corpus grows in
-# $RKBUILD_FUZZ_WORK/TARGET (default /var/tmp/rkbuild-fuzz); at the end it is merged into
-# fuzz/corpus/TARGET, the small corpus kept in the repository. Prints one line per target:
+# $RKBUILD_FUZZ_WORK/TARGET (default /var/tmp/rkbuild-fuzz); at the end it is minimized
+# (cargo fuzz cmin: the fewest inputs with the same coverage) and kept in the repository as
+# fuzz/corpus/TARGET.tar.xz (text inputs compress well). Prints one line per target:
 # executions, seconds, coverage (libFuzzer's `cov:` edges and `ft:` features), crashes.
 #
 #   bash scripts/fuzz-long.sh [SECONDS] [TARGET...]
@@ -21,12 +22,13 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cd fuzz && "$FUZZ" fuzz list)
 printf '%-15s %12s %8s %7s %8s %s\n' target executions seconds cov ft crashes
 for t in "${targets[@]}"; do
-  mkdir -p "$WORK/$t" "fuzz/corpus/$t"
+  mkdir -p "$WORK/$t" "$WORK/$t-kept" fuzz/corpus
+  [ -f "fuzz/corpus/$t.tar.xz" ] && tar -xJf "fuzz/corpus/$t.tar.xz" -C "$WORK/$t-kept"
   log="$WORK/$t.log"
   start=$(date +%s)
   set +e
   # -runs counts per process: split the 10 million over the jobs.
-  (cd fuzz && "$FUZZ" fuzz run -s none -a "$t" "$WORK/$t" "corpus/$t" "seeds/$t" -- \
+  (cd fuzz && "$FUZZ" fuzz run -s none -a "$t" "$WORK/$t" "$WORK/$t-kept" "seeds/$t" -- \
       -runs=$((10000000 / JOBS)) -max_total_time="$LIMIT" -timeout=10 -rss_limit_mb=2048 \
       -max_len=${MAX_LEN:-8192} -print_final_stats=1 \
       $([ "$JOBS" -gt 1 ] && echo "-jobs=$JOBS -workers=$JOBS")) > "$log" 2>&1
@@ -42,5 +44,6 @@ for t in "${targets[@]}"; do
   [ "$JOBS" -gt 1 ] && mkdir -p "$WORK/$t-logs" && mv fuzz/fuzz-*.log "$WORK/$t-logs/"
   # Keep the smallest corpus with the same coverage.
   (cd fuzz && "$FUZZ" fuzz cmin -s none -a "$t" "$WORK/$t" -- -max_len=${MAX_LEN:-8192} > "$WORK/$t.cmin.log" 2>&1) || true
-  rm -rf "fuzz/corpus/$t" && cp -r "$WORK/$t" "fuzz/corpus/$t"
+  tar --sort=name --owner=0 --group=0 --mtime=@0 -cJf "fuzz/corpus/$t.tar.xz" -C "$WORK/$t" .
+  rm -rf "$WORK/$t-kept"
 done

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target of fuzz/ for SECONDS each (default 20): the nightly toolchain,
 # cargo-fuzz from crates.io (installed on first use, cached), the seeds in fuzz/seeds/TARGET
-# and the corpus kept from the long campaign (fuzz/corpus/TARGET, scripts/fuzz-long.sh), both
-# read only; what a short run finds goes to a scratch folder and is dropped. A crash fails it;
+# and the corpus kept from the long campaign (fuzz/corpus/TARGET.tar.xz, scripts/fuzz-long.sh),
+# both read only; what a short run finds goes to a scratch folder and is dropped. A crash fails it;
 # the input is left in fuzz/artifacts/TARGET and becomes a regression test (tests/fuzz_regressions.rs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,11 +21,12 @@ command -v "$FUZZ" >/dev/null || { echo "cargo-fuzz not found at $FUZZ (set RKBU
 rustc +nightly --version >/dev/null || { echo "the nightly toolchain (rustup) is needed for cargo-fuzz" >&2; exit 1; }
 targets=$(cd fuzz && "$FUZZ" fuzz list)
 for t in $targets; do
-  mkdir -p "fuzz/corpus/$t"
   scratch=$(mktemp -d)
+  mkdir -p "$scratch/new" "$scratch/kept"
+  [ -f "fuzz/corpus/$t.tar.xz" ] && tar -xJf "fuzz/corpus/$t.tar.xz" -C "$scratch/kept"
   printf '  FUZZ    %s (%ss)\n' "$t" "$SECONDS_EACH"
   log=$(mktemp)
-  if ! (cd fuzz && "$FUZZ" fuzz run "$t" "$scratch" "corpus/$t" "seeds/$t" -- \
+  if ! (cd fuzz && "$FUZZ" fuzz run "$t" "$scratch/new" "$scratch/kept" "seeds/$t" -- \
       -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${EXTRA[@]}") > "$log" 2>&1; then
     tail -40 "$log" >&2
     echo "fuzz target $t failed (a crash is kept in fuzz/artifacts/$t; a build error is above)" >&2
