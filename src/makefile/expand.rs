@@ -47,6 +47,11 @@ pub struct Scope<'c> {
 }
 
 /// Expansion state: call arguments and `foreach` variables are dynamically scoped, as in make.
+/// The longest text expanded or produced (1 MiB; the kernel's largest values are a few KiB): a
+/// makefile whose values double at each assignment (`a := $(a) $(a)`, a growing `patsubst`)
+/// gets an unknown value instead of exponential work (a fuzzer's 8 KB makefile took 17 s).
+const MAX_TEXT: usize = 1 << 20;
+
 pub(super) struct Ex {
     depth: usize,
     /// Expansions so far: a bound on pathological makefiles.
@@ -295,7 +300,7 @@ impl<'c> Scope<'c> {
 
     pub(super) fn ex(&self, s: &str, ex: &mut Ex) -> String {
         ex.steps += 1;
-        if ex.depth > 64 || ex.steps > 200_000 {
+        if ex.depth > 64 || ex.steps > 200_000 || s.len() > MAX_TEXT {
             return UNKNOWN.to_string();
         }
         let mut out = String::new();
@@ -331,6 +336,9 @@ impl<'c> Scope<'c> {
                     out.push_str(&self.lookup(&c.to_string(), ex));
                     rest = &after[c.len_utf8()..];
                 }
+            }
+            if out.len() > MAX_TEXT {
+                return UNKNOWN.to_string();
             }
         }
         out.push_str(rest);
@@ -557,6 +565,25 @@ mod tests {
             s.assign(lhs, *op, rhs, false, &loc()).unwrap();
         }
         s
+    }
+
+    #[test]
+    fn values_that_double_at_each_assignment_become_unknown_not_slow() {
+        let mut assignments = vec![("a", Op::Simple, "x")];
+        for _ in 0..40 {
+            assignments.push(("a", Op::Simple, "$(patsubst %,% %,$(a))"));
+        }
+        let t = std::time::Instant::now();
+        let s = scope(&assignments);
+        assert!(s.expand("$(a)").contains(UNKNOWN));
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            t.elapsed()
+        );
+        // Below the bound, values are exact.
+        let s = scope(&[("a", Op::Simple, "x"), ("a", Op::Simple, "$(a) $(a)")]);
+        assert_eq!(s.expand("$(a)"), "x x");
     }
 
     #[test]
