@@ -47,15 +47,18 @@ pub struct Scope<'c> {
 }
 
 /// Expansion state: call arguments and `foreach` variables are dynamically scoped, as in make.
-/// The longest text expanded or produced (1 MiB; the kernel's largest values are a few KiB): a
-/// makefile whose values double at each assignment (`a := $(a) $(a)`, a growing `patsubst`)
-/// gets an unknown value instead of exponential work (a fuzzer's 8 KB makefile took 17 s).
-const MAX_TEXT: usize = 1 << 20;
+/// The longest text expanded or produced (256 KiB; the kernel's largest values are a few KiB),
+/// and the most one expansion may produce in all (16 MiB): a makefile whose values double at
+/// each assignment (`a := $(a) $(a)`, a growing `patsubst`) gets an unknown value instead of
+/// exponential work (fuzzers' makefiles of 3 and 8 KB took 8 and 17 s).
+const MAX_TEXT: usize = 1 << 18;
+const MAX_PRODUCED: usize = 1 << 24;
 
 pub(super) struct Ex {
     depth: usize,
-    /// Expansions so far: a bound on pathological makefiles.
+    /// Expansions so far, and the bytes they produced: bounds on pathological makefiles.
     steps: usize,
+    produced: usize,
     args: Option<Vec<String>>,
     locals: Vec<(String, String)>,
     /// Collects what `$(eval …)` would read as makefile text: to check what it would list.
@@ -69,6 +72,7 @@ impl Ex {
         Ex {
             depth: 0,
             steps: 0,
+            produced: 0,
             args: None,
             locals: vec![],
             evals: None,
@@ -300,7 +304,7 @@ impl<'c> Scope<'c> {
 
     pub(super) fn ex(&self, s: &str, ex: &mut Ex) -> String {
         ex.steps += 1;
-        if ex.depth > 64 || ex.steps > 200_000 || s.len() > MAX_TEXT {
+        if ex.depth > 64 || ex.steps > 200_000 || s.len() > MAX_TEXT || ex.produced > MAX_PRODUCED {
             return UNKNOWN.to_string();
         }
         let mut out = String::new();
@@ -342,6 +346,7 @@ impl<'c> Scope<'c> {
             }
         }
         out.push_str(rest);
+        ex.produced += out.len();
         out
     }
 
