@@ -46,14 +46,14 @@ pub struct Scope<'c> {
     vars: HashMap<String, Var>,
 }
 
-/// Expansion state: call arguments and `foreach` variables are dynamically scoped, as in make.
-/// The longest text expanded or produced (256 KiB; the kernel's largest values are a few KiB),
-/// and the most one expansion may produce in all (16 MiB): a makefile whose values double at
+/// The longest text expanded or produced (64 KiB; the kernel's largest values are a few KiB),
+/// and the most one expansion may produce in all (256 KiB): a makefile whose values double at
 /// each assignment (`a := $(a) $(a)`, a growing `patsubst`) gets an unknown value instead of
 /// exponential work (fuzzers' makefiles of 3 and 8 KB took 8 and 17 s).
-const MAX_TEXT: usize = 1 << 18;
-const MAX_PRODUCED: usize = 1 << 24;
+const MAX_TEXT: usize = 1 << 16;
+const MAX_PRODUCED: usize = 1 << 18;
 
+/// Expansion state: call arguments and `foreach` variables are dynamically scoped, as in make.
 pub(super) struct Ex {
     depth: usize,
     /// Expansions so far, and the bytes they produced: bounds on pathological makefiles.
