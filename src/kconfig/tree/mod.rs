@@ -260,6 +260,12 @@ pub enum KconfigError {
         line: u32,
         text: String,
     },
+    #[error("{file}:{line}: unterminated reference to `$(…`: missing `)` in `{text}`\n  fix: close the call or variable reference on its line (continue a long line with a trailing `\\`)")]
+    Unterminated {
+        file: String,
+        line: u32,
+        text: String,
+    },
     #[error("{from}: `source \"{path}\"`: the file does not exist\n  fix: the tree is incomplete, or a variable in the path ($(SRCARCH)…) has the wrong value ({srcarch})")]
     MissingSource {
         from: String,

@@ -78,6 +78,14 @@ pub(super) fn syntax_error(
                 .map(|l| l.trim().to_string())
         })
         .unwrap_or_else(|| e.input.lines().next().unwrap_or("").trim().to_string());
+    // nom-kconfig (patched) stops where a `$(` is left open: say so.
+    if nom_kconfig::unterminated_reference(&text).is_some() {
+        return KconfigError::Unterminated {
+            file,
+            line: e.line,
+            text,
+        };
+    }
     KconfigError::Syntax {
         file,
         line: e.line,
@@ -252,6 +260,67 @@ mod tests {
         assert_eq!(
             (file.as_str(), line, text.as_str()),
             ("Kconfig", 4, "default_yes_please A if B")
+        );
+    }
+
+    #[test]
+    fn a_reference_left_open_in_a_sourced_file_is_named_there() {
+        let d = tree(&[
+            ("Kconfig", "source \"a/Kconfig\"\n"),
+            ("a/Kconfig", "menu \"A\"\nconfig B\n\tbool\n\thelp\n\t  $(fine\n\nconfig A\n\tdef_bool $(success,$(CC)\nendmenu\n"),
+        ]);
+        let Parsed::Sources(mut s) = parse(d.path(), "Kconfig", "x86").unwrap() else {
+            panic!("the root is only a source line")
+        };
+        let Err(ParseFailure::Syntax(e)) = s.remove(0).2 else {
+            panic!("parsed")
+        };
+        let e = syntax_error(d.path(), "Kconfig", e);
+        assert!(
+            matches!(&e, KconfigError::Unterminated { file, line: 8, .. } if file == "a/Kconfig"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn closed_references_nested_or_not_pass() {
+        assert_eq!(
+            nom_kconfig::unterminated_reference("config A\n\tdef_bool $(success,$(CC) -v)\n"),
+            None
+        );
+        assert_eq!(
+            nom_kconfig::unterminated_reference("x := $(shell,echo (a) '#')\n"),
+            None
+        );
+        assert_eq!(
+            nom_kconfig::unterminated_reference("config A\n\tdef_bool $(cc-option,\\\n\t-mfoo)\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn an_open_reference_is_found_where_it_opens() {
+        let text = "config A\n\tdef_bool $(success,$(CC -v)\n";
+        assert_eq!(
+            nom_kconfig::unterminated_reference(text),
+            Some(text.find("$(").unwrap())
+        );
+        assert_eq!(
+            nom_kconfig::unterminated_reference("config A\n\tdefault \"$(X\"\n"),
+            Some(19)
+        );
+    }
+
+    #[test]
+    fn comments_and_help_texts_are_not_expanded() {
+        assert_eq!(
+            nom_kconfig::unterminated_reference("# $(not\nconfig A # $(nor this\n"),
+            None
+        );
+        let text = "config A\n\tbool\n\thelp\n\t  Use $(X to\n\n\t  see.\nconfig B\n\tdefault $(\n";
+        assert_eq!(
+            nom_kconfig::unterminated_reference(text),
+            Some(text.rfind("$(").unwrap())
         );
     }
 

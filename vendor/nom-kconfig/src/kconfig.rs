@@ -50,6 +50,14 @@ pub fn parse_kconfig(input: KconfigInput) -> Result<(KconfigInput, Kconfig), Err
 pub(crate) fn private_parse_kconfig(input: KconfigInput) -> IResult<KconfigInput, Kconfig> {
     #[cfg(feature = "debug")]
     debug!("parsing '{}'", input.extra.full_path().display());
+    // rkbuild's patch: an unclosed `$(` fails here, where it opens (see `unterminated`).
+    if let Some(at) = crate::unterminated_reference(input.fragment()) {
+        let (here, _) = nom::bytes::complete::take::<_, _, nom::error::Error<_>>(at)(input)?;
+        return Err(nom::Err::Failure(nom::error::Error::new(
+            here,
+            nom::error::ErrorKind::Verify,
+        )));
+    }
     let file: std::path::PathBuf = input.extra.file.to_path_buf();
     let (input, result) = map(delimited(ws_comment, many0(parse_entry), ws(eof)), |d| {
         Kconfig {

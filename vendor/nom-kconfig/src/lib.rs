@@ -35,12 +35,14 @@ pub mod string;
 pub mod symbol;
 pub mod tristate;
 pub mod util;
+mod unterminated;
 
 pub use self::attribute::Attribute;
 pub use self::entry::Entry;
 pub use self::kconfig::{parse_kconfig, Kconfig};
 pub use self::symbol::Symbol;
 pub use kconfig_file::KconfigFile;
+pub use unterminated::unterminated_reference;
 use nom_locate::LocatedSpan;
 
 /// [KconfigInput] is a struct gathering a [KconfigFile] and its associated content.
