@@ -2,17 +2,23 @@
 # Overhead of the rustc wrapper (rkbuild-rustc) against running rustc directly, side by side in
 # one hyperfine run each: `rustc -vV` (a Kbuild probe) and compiling a small crate, without a
 # log (the wrapper execs rustc) and with RKBUILD_LOG (it waits, times and appends a line).
-# Goal (issue 6): <= 1 ms per call, ratio <= 1.02 on -vV.
+# Goal (issue 6): <= 1 ms per call, ratio <= 1.02 on -vV; issue 20: own cost <= 0.3 ms.
+# Then, by `perf stat -r PERF_RUNS` (default 500), `true` run directly and through each form
+# of the wrapper: the link to rkbuild, the program rkbuild-rustc (cargo's build, and the same
+# source built static by rustc), and the floor: a static C program that only execs (gcc).
 #
 #   benches/wrapper.sh [RUNS] [--hyperfine]   (default 40 runs per command; python3; hyperfine
-#   for the optional second view)
+#   for the optional second view; perf and gcc for the last part)
 set -euo pipefail
 RUNS=${1:-40}
 cd "$(dirname "$0")/.."
 REAL=${RKBUILD_TEST_RUSTC_185:-/usr/bin/rustc}
-cargo build --release -q --bin rkbuild
+cargo build --release -q --bin rkbuild --bin rkbuild-rustc
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 ln -s "$PWD/target/release/rkbuild" "$W/rkbuild-rustc"
+mkdir -p "$W/bin"
+cp target/release/rkbuild-rustc "$W/bin/"
+ln -s "$PWD/target/release/rkbuild" "$W/bin/rkbuild"
 export RKBUILD_RUSTC=$REAL
 unset RKBUILD_LOG RKBUILD_CLIPPY CLIPPY KBUILD_CLIPPY
 
@@ -46,7 +52,7 @@ fi
 python3 - "$W" "$RUNS" "$REAL" "$SMALL" <<'PY'
 import os, statistics as st, subprocess, sys, time
 w, runs, real, small = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4].split()
-wrap = f"{w}/rkbuild-rustc"
+wrap = f"{w}/bin/rkbuild-rustc"  # the program, as cargo install puts it beside rkbuild
 def t(cmd, env):
     s = time.perf_counter()
     subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -80,3 +86,26 @@ for label, env in [("own cost (exec)", dict(base, RKBUILD_RUSTC=tru)),
     print(f"{label:<24}{st.median(a):>10.2f}{st.median(b):>12.2f}{'':>8}{st.median(d):>14.2f}{q[0]:>8.2f}..{q[2]:.2f}")
 print(f"log lines written: {sum(1 for _ in open(f'{w}/calls.jsonl'))}")
 PY
+
+command -v perf >/dev/null || { echo "perf not found (Debian's linux-perf): own cost by perf stat not measured" >&2; exit 1; }
+command -v gcc >/dev/null || { echo "gcc not found: the floor (a static C exec) not measured" >&2; exit 1; }
+printf '#include <stdlib.h>\n#include <unistd.h>\nint main(int c, char **v) { v[0] = getenv("RKBUILD_RUSTC"); execv(v[0], v); return 127; }\n' > "$W/floor.c"
+gcc -O2 -static -o "$W/floor" "$W/floor.c"
+mkdir -p "$W/static"
+rustc --edition=2021 -O -C panic=abort -C target-feature=+crt-static \
+  -o "$W/static/rkbuild-rustc" src/bin/rkbuild-rustc.rs
+ln -s "$PWD/target/release/rkbuild" "$W/static/rkbuild"
+TRUE=/bin/true; [ -x "$TRUE" ] || TRUE=/usr/bin/true
+export RKBUILD_RUSTC=$TRUE
+unset RKBUILD_LOG
+N=${PERF_RUNS:-500}
+ms() { perf stat -r "$N" "$@" -vV 2>&1 >/dev/null | awk '/seconds time elapsed/ {printf "%.3f", $1 * 1000}'; }
+echo "own cost by perf stat -r $N (ms per call; true as the compiler)"
+printf '%-44s %9s %9s\n' form "ms" "own cost"
+t0=$(ms "$TRUE")
+printf '%-44s %9s %9s\n' "true, directly" "$t0" ""
+for f in "floor: static C execv|$W/floor" "rkbuild-rustc, static (rustc crt-static)|$W/static/rkbuild-rustc" \
+         "rkbuild-rustc (cargo build --release)|$W/bin/rkbuild-rustc" "link rkbuild-rustc -> rkbuild|$W/rkbuild-rustc"; do
+  t=$(ms "${f#*|}")
+  printf '%-44s %9s %9s\n' "${f%%|*}" "$t" "$(awk -v a="$t" -v b="$t0" 'BEGIN {printf "%.3f", a - b}')"
+done

@@ -45,8 +45,21 @@ fn run(mut c: Command, stdin: &[u8]) -> Output {
     o
 }
 
+/// Both forms of the wrapper: the `rkbuild-rustc` link to rkbuild, and the program
+/// `rkbuild-rustc` (the fast path alone, handing the rest to the `rkbuild` beside it).
+fn wrappers(dir: &Path) -> [PathBuf; 2] {
+    [
+        link(dir),
+        PathBuf::from(env!("CARGO_BIN_EXE_rkbuild-rustc")),
+    ]
+}
+
 fn wrapped(dir: &Path, real: &str, args: &[&str], log: Option<&Path>) -> Command {
-    let mut c = Command::new(link(dir));
+    wrapped_by(&link(dir), dir, real, args, log)
+}
+
+fn wrapped_by(w: &Path, dir: &Path, real: &str, args: &[&str], log: Option<&Path>) -> Command {
+    let mut c = Command::new(w);
     c.args(args)
         .current_dir(dir)
         .env("RKBUILD_RUSTC", real)
@@ -143,15 +156,18 @@ fn kbuild_probes_are_transparent() {
             b"pub fn f() -> u8 { \"no\" }\n",
         ),
     ];
-    for (args, input) in cases {
-        let want = run(direct(d.path(), &r, args), input);
-        for l in [None, Some(log.as_path())] {
-            let got = run(wrapped(d.path(), &r, args, l), input);
-            assert_same(&got, &want, &format!("{args:?} log={l:?}"));
+    for w in wrappers(d.path()) {
+        for (args, input) in cases {
+            let want = run(direct(d.path(), &r, args), input);
+            for l in [None, Some(log.as_path())] {
+                let got = run(wrapped_by(&w, d.path(), &r, args, l), input);
+                assert_same(&got, &want, &format!("{} {args:?} log={l:?}", w.display()));
+            }
         }
     }
     let lines = log_lines(&log);
-    assert_eq!(lines.len(), cases.len());
+    assert_eq!(lines.len(), 2 * cases.len());
+    assert_eq!(lines[cases.len() + 1]["argv"][1], "-vV");
     assert_eq!(lines[1]["argv"][1], "-vV");
     assert_eq!(lines[1]["argv"][0], r);
     assert_eq!(lines[6]["status"], 1);
@@ -171,14 +187,16 @@ fn stdio_bytes_pass_through() {
         "#!/bin/sh\ntee /dev/stderr\nexit 7\n",
     );
     let bytes: Vec<u8> = (0..=255u8).cycle().take(300_000).collect();
-    for l in [None, Some(d.path().join("l.jsonl"))] {
-        let o = run(
-            wrapped(d.path(), script.to_str().unwrap(), &["x"], l.as_deref()),
-            &bytes,
-        );
-        assert_eq!(o.status.code(), Some(7));
-        assert!(o.stdout == bytes, "stdout differs (log={l:?})");
-        assert!(o.stderr == bytes, "stderr differs (log={l:?})");
+    for w in wrappers(d.path()) {
+        for l in [None, Some(d.path().join("l.jsonl"))] {
+            let o = run(
+                wrapped_by(&w, d.path(), script.to_str().unwrap(), &["x"], l.as_deref()),
+                &bytes,
+            );
+            assert_eq!(o.status.code(), Some(7));
+            assert!(o.stdout == bytes, "stdout differs ({w:?}, log={l:?})");
+            assert!(o.stderr == bytes, "stderr differs ({w:?}, log={l:?})");
+        }
     }
 }
 
@@ -190,17 +208,22 @@ fn death_by_signal_is_passed_on() {
     use std::os::unix::process::ExitStatusExt as _;
     let d = tempfile::tempdir().unwrap();
     let script = script(d.path(), "dies", "#!/bin/sh\nkill -TERM $$\n");
-    let log = d.path().join("l.jsonl");
-    let o = run(
-        wrapped(d.path(), script.to_str().unwrap(), &[], Some(&log)),
-        b"",
-    );
-    assert_eq!(o.status.signal(), Some(15));
-    let l = log_lines(&log);
-    assert_eq!(l[0]["status"], 143);
-    assert_eq!(l[0]["signal"], 15);
-    let o = run(wrapped(d.path(), script.to_str().unwrap(), &[], None), b"");
-    assert_eq!(o.status.signal(), Some(15));
+    for (i, w) in wrappers(d.path()).iter().enumerate() {
+        let log = d.path().join(format!("l{i}.jsonl"));
+        let o = run(
+            wrapped_by(w, d.path(), script.to_str().unwrap(), &[], Some(&log)),
+            b"",
+        );
+        assert_eq!(o.status.signal(), Some(15), "{w:?}");
+        let l = log_lines(&log);
+        assert_eq!(l[0]["status"], 143);
+        assert_eq!(l[0]["signal"], 15);
+        let o = run(
+            wrapped_by(w, d.path(), script.to_str().unwrap(), &[], None),
+            b"",
+        );
+        assert_eq!(o.status.signal(), Some(15), "{w:?}");
+    }
 }
 
 /// A reader that goes away: the compiler dies of SIGPIPE writing to it, the log says so, and
@@ -212,15 +235,28 @@ fn sigpipe_is_passed_on() {
     use std::os::unix::process::ExitStatusExt as _;
     let d = tempfile::tempdir().unwrap();
     let script = script(d.path(), "chatty", "#!/bin/sh\nexec yes rkbuild\n");
-    for log in [Some(d.path().join("l.jsonl")), None] {
-        let mut c = wrapped(d.path(), script.to_str().unwrap(), &[], log.as_deref());
+    for (w, log) in wrappers(d.path())
+        .into_iter()
+        .enumerate()
+        .flat_map(|(i, w)| {
+            [
+                (w.clone(), Some(d.path().join(format!("l{i}.jsonl")))),
+                (w, None),
+            ]
+        })
+    {
+        let mut c = wrapped_by(&w, d.path(), script.to_str().unwrap(), &[], log.as_deref());
         let mut child = c.stdout(Stdio::piped()).spawn().unwrap();
         let mut out = child.stdout.take().unwrap();
         let mut first = [0u8; 4096];
         out.read_exact(&mut first).unwrap();
         drop(out);
         let st = child.wait().unwrap();
-        assert_eq!(st.signal(), Some(libc::SIGPIPE), "log={log:?}: {st:?}");
+        assert_eq!(
+            st.signal(),
+            Some(libc::SIGPIPE),
+            "{w:?} log={log:?}: {st:?}"
+        );
         if let Some(log) = &log {
             assert_logged_death(log, libc::SIGPIPE);
         }
@@ -358,66 +394,91 @@ fn path_search_skips_itself() {
     let fake = d.path().join("bin");
     std::fs::create_dir(&fake).unwrap();
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_rkbuild"), fake.join("rustc")).unwrap();
-    let r = rustc();
-    let real_dir = Path::new(&r).parent().unwrap();
-    let mut c = wrapped(d.path(), "", &["-vV"], None);
-    c.env_remove("RKBUILD_RUSTC")
-        .env("PATH", format!("{}:{}", fake.display(), real_dir.display()));
-    let o = run(c, b"");
-    assert_same(&o, &run(direct(d.path(), &r, &["-vV"]), b""), "PATH rustc");
+    // A `rustc` link to the program rkbuild-rustc is skipped as well.
+    let fake2 = d.path().join("bin2");
+    std::fs::create_dir(&fake2).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_rkbuild-rustc"), fake2.join("rustc")).unwrap();
+    for w in wrappers(d.path()) {
+        let r = rustc();
+        let real_dir = Path::new(&r).parent().unwrap();
+        let mut c = wrapped_by(&w, d.path(), "", &["-vV"], None);
+        c.env_remove("RKBUILD_RUSTC").env(
+            "PATH",
+            format!(
+                "{}:{}:{}",
+                fake.display(),
+                fake2.display(),
+                real_dir.display()
+            ),
+        );
+        let o = run(c, b"");
+        assert_same(&o, &run(direct(d.path(), &r, &["-vV"]), b""), "PATH rustc");
 
-    // Only ourselves on PATH: a clear error naming RKBUILD_RUSTC.
-    let mut c = wrapped(d.path(), "", &["-vV"], None);
-    c.env_remove("RKBUILD_RUSTC").env("PATH", &fake);
-    let o = run(c, b"");
-    assert_eq!(o.status.code(), Some(127));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("no real rustc found") && err.contains("RKBUILD_RUSTC"),
-        "{err}"
-    );
+        // Only ourselves on PATH: a clear error naming RKBUILD_RUSTC.
+        let mut c = wrapped_by(&w, d.path(), "", &["-vV"], None);
+        c.env_remove("RKBUILD_RUSTC").env("PATH", &fake);
+        let o = run(c, b"");
+        assert_eq!(o.status.code(), Some(127));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("no real rustc found") && err.contains("RKBUILD_RUSTC"),
+            "{err}"
+        );
 
-    // RKBUILD_RUSTC naming the wrapper itself.
-    let o = run(
-        wrapped(
-            d.path(),
-            fake.join("rustc").to_str().unwrap(),
-            &["-vV"],
-            None,
-        ),
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(127));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("recursion") && err.contains("RKBUILD_RUSTC"),
-        "{err}"
-    );
+        // RKBUILD_RUSTC naming the wrapper itself.
+        let o = run(
+            wrapped_by(
+                &w,
+                d.path(),
+                fake.join("rustc").to_str().unwrap(),
+                &["-vV"],
+                None,
+            ),
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(127));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("recursion") && err.contains("RKBUILD_RUSTC"),
+            "{err}"
+        );
 
-    // A rustc script that calls the wrapper again: stopped, not looping.
-    let body = format!("#!/bin/sh\nexec {} \"$@\"\n", link(d.path()).display());
-    let script = script(d.path(), "loop", &body);
-    let o = run(
-        wrapped(d.path(), script.to_str().unwrap(), &["-V"], None),
-        b"",
-    );
-    assert_eq!(o.status.code(), Some(127));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("run again"));
+        // A rustc script that calls the wrapper again: stopped, not looping.
+        let body = format!("#!/bin/sh\nexec {} \"$@\"\n", w.display());
+        let script = script(d.path(), "loop", &body);
+        let o = run(
+            wrapped_by(&w, d.path(), script.to_str().unwrap(), &["-V"], None),
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(127));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("run again"));
 
-    // Missing RKBUILD_RUSTC target.
-    let o = run(wrapped(d.path(), "/nonexistent/rustc", &["-V"], None), b"");
-    assert_eq!(o.status.code(), Some(127));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("RKBUILD_RUSTC=`/nonexistent/rustc`"), "{err}");
+        // Missing RKBUILD_RUSTC target.
+        let o = run(
+            wrapped_by(&w, d.path(), "/nonexistent/rustc", &["-V"], None),
+            b"",
+        );
+        assert_eq!(o.status.code(), Some(127));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("RKBUILD_RUSTC=`/nonexistent/rustc`"), "{err}");
 
-    // A bare name in RKBUILD_RUSTC is looked up on PATH, skipping the rkbuild link.
-    let mut c = wrapped(d.path(), "rustc", &["-vV"], None);
-    c.env("PATH", format!("{}:{}", fake.display(), real_dir.display()));
-    assert_same(
-        &run(c, b""),
-        &run(direct(d.path(), &r, &["-vV"]), b""),
-        "bare name",
-    );
+        // A bare name in RKBUILD_RUSTC is looked up on PATH, skipping the rkbuild link.
+        let mut c = wrapped_by(&w, d.path(), "rustc", &["-vV"], None);
+        c.env(
+            "PATH",
+            format!(
+                "{}:{}:{}",
+                fake.display(),
+                fake2.display(),
+                real_dir.display()
+            ),
+        );
+        assert_same(
+            &run(c, b""),
+            &run(direct(d.path(), &r, &["-vV"]), b""),
+            "bare name",
+        );
+    }
 }
 
 /// `rkbuild rustc [--] ARGS` is the same wrapper.

@@ -11,6 +11,7 @@
 
 pub mod args;
 pub mod cache;
+pub mod fast;
 pub mod record;
 
 use std::collections::BTreeMap;
@@ -22,8 +23,7 @@ use crate::process::Process;
 
 /// The name of the link that makes the rkbuild binary act as rustc.
 pub const LINK_NAME: &str = "rkbuild-rustc";
-/// Set in the compiler's environment to catch a loop through another wrapper.
-pub const GUARD_ENV: &str = "RKBUILD_RUSTC_WRAPPED";
+pub use fast::GUARD_ENV;
 
 /// Crates Kbuild compiles with plain rustc even under `CLIPPY=1`.
 const NO_CLIPPY: &[&str] = &["core", "alloc"];
@@ -59,17 +59,10 @@ fn env_nonempty(k: &str) -> Option<OsString> {
     std::env::var_os(k).filter(|v| !v.is_empty())
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
-/// Finds the real compiler: `RKBUILD_RUSTC`, else the first `rustc` on PATH that is not this
-/// binary (a `rustc` link to rkbuild early on PATH is skipped, not run).
-pub fn find_real_rustc(self_exe: Option<&Path>) -> Result<PathBuf, WrapError> {
-    let is_self = |p: &Path| self_exe.is_some_and(|me| same_file(me, p));
+/// Finds the real compiler: `RKBUILD_RUSTC`, else the first `rustc` on PATH that is not
+/// rkbuild (a `rustc` link to rkbuild or rkbuild-rustc early on PATH is skipped, not run).
+pub fn find_real_rustc(selves: &fast::Selves) -> Result<PathBuf, WrapError> {
+    let is_self = |p: &Path| selves.contains(p);
     let search = |name: &OsStr| -> Option<PathBuf> {
         let path = std::env::var_os("PATH").unwrap_or_default();
         let cwd = std::env::current_dir().unwrap_or_default();
@@ -121,8 +114,7 @@ pub fn plan(args: &[OsString]) -> Result<Plan, WrapError> {
     if std::env::var_os(GUARD_ENV).is_some() {
         return Err(WrapError::Loop);
     }
-    let me = std::env::current_exe().ok();
-    let rustc = find_real_rustc(me.as_deref())?;
+    let rustc = find_real_rustc(&fast::Selves::of_this_program())?;
     let log = env_nonempty("RKBUILD_LOG").map(PathBuf::from);
     if clippy_requested() {
         let a = args::parse(&lossy(args));
@@ -157,6 +149,22 @@ fn say(msg: &str) {
 /// Runs the wrapper and returns the exit code to leave with. Returns only with a log (or on
 /// error): without one the compiler replaces this process.
 pub fn run(args: Vec<OsString>) -> i32 {
+    // Nothing asked of the wrapper: the compiler replaces this process before anything else
+    // (the wrapper's cost stays near nothing).
+    #[cfg(unix)]
+    if let Some(rustc) =
+        fast::direct_compiler(|k| std::env::var_os(k), &fast::Selves::of_this_program())
+    {
+        let e = Process::new(&rustc)
+            .args(&args)
+            .env(GUARD_ENV, "1")
+            .exec_replace();
+        say(&format!(
+            "error: {}",
+            WrapError::Spawn(rustc.display().to_string(), e.to_string())
+        ));
+        return 127;
+    }
     let plan = match plan(&args) {
         Ok(p) => p,
         Err(e) => {
