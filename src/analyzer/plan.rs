@@ -190,6 +190,7 @@ mod tests {
             skipped: vec![],
             prebuilt: vec![],
             tools: BTreeMap::new(),
+            bindgen_version: None,
         }
     }
 

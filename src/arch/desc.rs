@@ -129,6 +129,7 @@ impl ArchFlag {
             config: self.config.clone(),
             config_any: self.config_any.clone(),
             exists: None,
+            missing: None,
         }
     }
 

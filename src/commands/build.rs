@@ -366,6 +366,9 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     let rustc_path_s = rustc.path.display().to_string();
     tool_ids.insert(rustc_path_s.clone(), serde_json::to_string(&rustc.info)?);
     let bindgen_path_s = bindgen_path.display().to_string();
+    let bindgen_version = serde_json::from_str::<serde_json::Value>(&bindgen_id)
+        .ok()
+        .and_then(|v| semver::Version::parse(v["version"].as_str()?).ok());
     tool_ids.insert(bindgen_path_s.clone(), bindgen_id);
     let clippy_driver = if opts.clippy {
         let (p, id) = bc.toolchain.clippy_driver()?;
@@ -479,6 +482,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         kernel_ld: None,
         bindgen_target: tree.arch.bindgen_target().to_string(),
         tools: tool_ids,
+        bindgen_version,
     };
     // Single-file targets are planned from their driver; any other target names a step.
     let singles: Vec<String> = opts

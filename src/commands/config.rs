@@ -64,6 +64,26 @@ fn hex_type(hex: Option<&std::collections::HashSet<String>>, name: &str) -> Opti
     hex.filter(|h| h.contains(name)).map(|_| SymType::Hex)
 }
 
+/// The tree's own spec for its arch (text and path), where the layout names one, the tree has
+/// it and the spec style is the layout's JSON one.
+fn tree_spec(
+    tree: &Tree,
+    style: targetspec::TargetStyle,
+) -> anyhow::Result<Option<(String, String)>> {
+    let (Some(rel), Some(src)) = (&tree.vintage.target.tree_spec, &tree.srctree) else {
+        return Ok(None);
+    };
+    if style != targetspec::TargetStyle::Json {
+        return Ok(None);
+    }
+    let path = src.join(rel.replace("{srcarch}", tree.arch.srcarch()));
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(Some((text, path.display().to_string()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(anyhow::anyhow!("cannot read `{}`: {e}", path.display())),
+    }
+}
+
 /// Replaces the `--target=` flag of a flag list with the chosen target's flags.
 fn retarget(flags: Vec<Flag>, target: &[Flag]) -> Vec<Flag> {
     let mut out = Vec::with_capacity(flags.len() + target.len());
@@ -95,9 +115,15 @@ pub fn generate_with(
     let ctx = tree.ctx(rustc, has_remap);
     let style = style.unwrap_or(targetspec::TargetStyle::default_for(tree.vintage));
     let spec_file = format!("{}/{}", ctx.objtree, targetspec::spec_path(tree.vintage));
-    let chosen =
+    let mut chosen =
         targetspec::target_for(tree.vintage, tree.arch, &tree.cfg, rustc, style, &spec_file)
             .context("cannot generate the target spec")?;
+    if let Some(own) = tree_spec(tree, style)? {
+        let (text, path) = own;
+        let t = targetspec::tree_spec(&text, &path, rustc)?;
+        chosen.spec = t.spec;
+        chosen.notes = t.notes;
+    }
     let mut kbuild = flags::kbuild_rustflags(&ctx)?;
     let mut cross = targetspec::cross_flags(&ctx);
     if tree.vintage.target.per_rule {

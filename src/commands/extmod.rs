@@ -131,6 +131,7 @@ pub fn prepare(opts: &BuildOpts, dir: &Path) -> anyhow::Result<Prepared> {
         kernel_ld,
         bindgen_target: tree.arch.bindgen_target().to_string(),
         tools,
+        bindgen_version: None,
     };
     let (plan, ext) = plan::extmod::make(&inputs, &dir, opts.clippy)?;
     let make = kernel_make(

@@ -120,6 +120,9 @@ pub struct Bindgen<'a> {
     pub c_flags: Vec<String>,
     /// `bindgen_target_cflags` (the helpers add `-I./rust -Wno-missing-prototypes ...`).
     pub target_cflags: Vec<String>,
+    /// The bindgen that runs, when known: the layout's arguments it no longer takes are left
+    /// out (`[bindgen] dropped`).
+    pub version: Option<semver::Version>,
 }
 
 /// `cmd_bindgen`: the arguments after the program name, from the layout's template.
@@ -137,6 +140,7 @@ pub fn bindgen(ctx: &Ctx, b: &Bindgen, base: &Vars) -> Result<Vec<Flag>, FlagErr
             b.depfile.iter().map(|d| format!("-Wp,-MMD,{d}")).collect(),
         );
     let why = "rust/Makefile: cmd_bindgen";
-    let words = expand(&ctx.vintage.bindgen.args, &v).map_err(FlagError::Contradiction)?;
+    let words = expand(&ctx.vintage.bindgen.args_for(b.version.as_ref()), &v)
+        .map_err(FlagError::Contradiction)?;
     Ok(words.into_iter().map(|w| Flag::new(w, why)).collect())
 }

@@ -30,6 +30,9 @@ pub struct When {
     /// A path relative to the source tree that must exist.
     #[serde(default)]
     pub exists: Option<String>,
+    /// A path relative to the source tree that must not exist (the entry is the fallback).
+    #[serde(default)]
+    pub missing: Option<String>,
 }
 
 /// A value under a gate. In a file the gate's keys sit beside `value` (flattened).
@@ -94,6 +97,11 @@ impl When {
                 return false;
             }
         }
+        if let Some(p) = &self.missing {
+            if facts.exists(p) {
+                return false;
+            }
+        }
         true
     }
 
@@ -114,6 +122,9 @@ impl When {
         }
         if let Some(p) = &self.exists {
             parts.push(format!("{p} exists"));
+        }
+        if let Some(p) = &self.missing {
+            parts.push(format!("no {p}"));
         }
         parts.join(", ")
     }

@@ -195,6 +195,11 @@ pub struct TargetDesc {
     /// the arch Makefiles add no Rust flags (2021).
     #[serde(default)]
     pub per_rule: bool,
+    /// The tree's own spec for an arch (`{srcarch}` filled in), relative to the source tree:
+    /// when the tree has it, it is written for the rustc at hand instead of rkbuild's (2021's
+    /// static `arch/*/rust/target.json`).
+    #[serde(default)]
+    pub tree_spec: Option<String>,
 }
 
 /// A command template: the arguments after a flag base, with placeholders.
@@ -285,6 +290,38 @@ pub struct BindgenDesc {
     /// `bindgen_extra_c_flags` of GCC builds (`{bindgen_target}` is the arch's clang target).
     #[serde(default)]
     pub gcc_extra_c_flags: Vec<String>,
+    /// Arguments of `args` that bindgen no longer takes from a version on, left out then.
+    #[serde(default)]
+    pub dropped: Vec<DroppedArg>,
+}
+
+/// A bindgen argument the layout's rule passes that newer bindgen rejects.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DroppedArg {
+    pub arg: String,
+    /// The first bindgen version without it.
+    pub bindgen_at_least: String,
+    /// Why leaving it out changes nothing (or what it changes).
+    pub why: String,
+}
+
+impl BindgenDesc {
+    /// `args` as bindgen `version` takes them (all of them when the version is unknown).
+    pub fn args_for(&self, version: Option<&semver::Version>) -> Vec<String> {
+        self.args
+            .iter()
+            .filter(|a| {
+                !self.dropped.iter().any(|d| {
+                    &d.arg == *a
+                        && version.is_some_and(|v| {
+                            semver::Version::parse(&d.bindgen_at_least).is_ok_and(|at| *v >= at)
+                        })
+                })
+            })
+            .cloned()
+            .collect()
+    }
 }
 
 /// One generated source and the bindgen run that makes it.
@@ -862,8 +899,11 @@ impl Layout {
         })
     }
 
-    pub fn crate_named(&self, name: &str) -> Option<&CrateDesc> {
-        self.crates.iter().find(|c| c.name == name)
+    /// The entry of a crate whose gate holds (a crate may have two, one per tree shape).
+    pub fn crate_named(&self, name: &str, facts: &dyn Facts) -> Option<&CrateDesc> {
+        self.crates
+            .iter()
+            .find(|c| c.name == name && c.when.holds(facts))
     }
 
     /// The value of a gated variable for these facts.
@@ -1003,7 +1043,20 @@ impl Layout {
         }
         let mut names = std::collections::HashSet::new();
         for c in &self.crates {
-            if !names.insert(c.name.as_str()) {
+            // Two entries of one crate are alternatives only when one says the tree has a file
+            // and the other that it has not: exactly one of them holds in any tree.
+            let alternative = |o: &CrateDesc| {
+                let (a, b) = (&c.when, &o.when);
+                (a.exists.is_some() && a.exists == b.missing)
+                    || (a.missing.is_some() && a.missing == b.exists)
+            };
+            let twins = self.crates.iter().filter(|o| o.name == c.name).count();
+            let paired = twins == 2
+                && self
+                    .crates
+                    .iter()
+                    .any(|o| o.name == c.name && !std::ptr::eq(o, c) && alternative(o));
+            if !names.insert(c.name.as_str()) && !paired {
                 return Err(bad(format!("crate `{}` is listed twice", c.name)));
             }
             one_of(

@@ -298,6 +298,8 @@ pub struct Inputs<'a> {
     /// rustdoc, when a step runs it (doctests, documentation).
     pub rustdoc: Option<String>,
     pub bindgen: String,
+    /// bindgen's version, when it was asked (`[bindgen] dropped` depends on it).
+    pub bindgen_version: Option<semver::Version>,
     pub hostcc: String,
     pub hostldflags: String,
     /// The kernel's C flags for bindgen, already adjusted (see `commands::build`).
@@ -434,6 +436,7 @@ mod tests {
             skipped: vec![],
             prebuilt: vec![],
             tools: BTreeMap::new(),
+            bindgen_version: None,
         }
     }
 
@@ -517,6 +520,7 @@ mod tests {
             kernel_ld: None,
             bindgen_target: "x86_64-linux-gnu".into(),
             tools: BTreeMap::new(),
+            bindgen_version: None,
         }
     }
 

@@ -73,7 +73,7 @@ pub(super) fn tag_for(tag: &str, c: Compiler) -> String {
 
 /// The step of one crate the layout lists (`kernel`), as the plan makes it.
 pub fn crate_step_named(inp: &Inputs, name: &str, clippy: bool) -> anyhow::Result<Step> {
-    let c = inp.ctx.vintage.crate_named(name).ok_or_else(|| {
+    let c = inp.ctx.vintage.crate_named(name, inp.ctx).ok_or_else(|| {
         PlanError::Unsupported(format!(
             "the {} layout has no crate `{name}`",
             inp.ctx.vintage
@@ -224,6 +224,7 @@ fn bindgen_step(inp: &Inputs, r: &BindgenRun, base: &Vars) -> anyhow::Result<Ste
         target_flags,
         c_flags: c_flags.clone(),
         target_cflags: cflags,
+        version: inp.bindgen_version.clone(),
     };
     let args = flags::args(
         &crates::bindgen(ctx, &b, base).map_err(|e| PlanError::Unsupported(e.to_string()))?,

@@ -125,6 +125,26 @@ pub fn target_for(
     }
 }
 
+/// A tree's own static spec (`path` names it in messages), rewritten for this rustc by the
+/// schema table: renamed, removed and retyped keys, the data layout and features of its LLVM,
+/// `rustc-abi` (what `rkbuild target upgrade` does before it asks rustc). Pure.
+pub fn tree_spec(text: &str, path: &str, rustc: &RustcInfo) -> Result<Target, SpecError> {
+    schema::check_known(rustc)?;
+    let mut spec: schema::Spec = serde_json::from_str(text).map_err(|e| {
+        SpecError::Unsupported(format!(
+            "{path}:{}: not a target spec: {e}\n  fix: the tree's spec must be a JSON object",
+            e.line()
+        ))
+    })?;
+    let notes = schema::upgrade_static(&mut spec, rustc);
+    Ok(Target {
+        style: TargetStyle::Json,
+        spec: Some(spec::render(&spec)),
+        flags: vec![],
+        notes,
+    })
+}
+
 /// Where the vintage keeps the generated spec, relative to the object tree.
 pub fn spec_path(vintage: Vintage) -> &'static str {
     &vintage.target.spec

@@ -26,7 +26,7 @@ pub mod schema;
 pub mod spec;
 
 pub use arch_flags::{arch_flags, builtin_flags, modkern_arch_flags, module_c_flags};
-pub use choice::{cross_flags, spec_path, target_for, uses_spec, Target, TargetStyle};
+pub use choice::{cross_flags, spec_path, target_for, tree_spec, uses_spec, Target, TargetStyle};
 pub use kernel_x86::kernel_x86_spec;
 pub use schema::Note;
 

@@ -72,6 +72,8 @@ pub enum Change {
     DataLayout {
         arch: &'static str,
         part: &'static str,
+        /// Where LLVM puts it: right after this part (`""`: at the end).
+        after: &'static str,
     },
     /// LLVM dropped these features (they then print "not a recognized feature").
     FeaturesGone {
@@ -141,7 +143,9 @@ pub const CHANGES: &[Row] = &[
     Row { since: r(1, 97, 0), change: Change::RustcAbi { arch: "aarch64", value: "softfloat" }, why: "aarch64 target_abi softfloat needs rustc-abi softfloat (1.95 rejects it, 1.97 requires it)" },
     Row { since: r(1, 98, 0), change: Change::RustcAbi { arch: "x86", value: "softfloat" }, why: "rust#157151 removed the x86-softfloat alias (kernel rule)" },
     Row { since: r(1, 98, 0), change: Change::RustcAbi { arch: "x86_64", value: "softfloat" }, why: "rust#157151 removed the x86-softfloat alias (kernel rule)" },
-    Row { since: Gate::Llvm(18), change: Change::DataLayout { arch: "x86_64", part: "-i128:128" }, why: "LLVM 18 aligns i128 to 16 bytes on x86 (rust#116672)" },
+    Row { since: Gate::Llvm(18), change: Change::DataLayout { arch: "x86_64", part: "-i128:128", after: "-i64:64" }, why: "LLVM 18 aligns i128 to 16 bytes on x86 (rust#116672)" },
+    Row { since: Gate::Llvm(19), change: Change::DataLayout { arch: "aarch64", part: "-Fn32", after: "" }, why: "LLVM 19 states aarch64's function pointer alignment (measured: rustc 1.85 with LLVM 19 refuses a layout without it)" },
+    Row { since: Gate::Llvm(20), change: Change::DataLayout { arch: "aarch64", part: "-p270:32:32-p271:32:32-p272:64:64", after: "-m:e" }, why: "LLVM 20 gave aarch64 x86's 32/64-bit pointer address spaces (for Arm64EC); measured: LLVM 19 (rustc 1.85) has none, LLVM 22 (rustc 1.95) refuses a layout without them" },
     Row { since: Gate::Llvm(19), change: Change::FeaturesGone { arch: "x86_64", features: &["3dnow", "3dnowa"] }, why: "LLVM 19 removed 3DNow!" },
 ];
 
@@ -238,7 +242,7 @@ pub fn lower(mut spec: Spec, rustc: &RustcInfo) -> Result<(Spec, Vec<Note>), Spe
                     ));
                 }
             }
-            Change::DataLayout { arch: a, part } if !on && a == arch => {
+            Change::DataLayout { arch: a, part, .. } if !on && a == arch => {
                 if let Some(dl) = spec.get("data-layout").and_then(Value::as_str) {
                     let new = dl.replace(part, "");
                     spec.insert("data-layout".into(), Value::from(new));
@@ -311,9 +315,13 @@ pub fn upgrade_static(spec: &mut Spec, rustc: &RustcInfo) -> Vec<Note> {
                     spec.insert(key.into(), new);
                 }
             }
-            Change::DataLayout { arch: a, part } if a == arch => {
+            Change::DataLayout {
+                arch: a,
+                part,
+                after,
+            } if a == arch => {
                 if let Some(dl) = spec.get("data-layout").and_then(Value::as_str) {
-                    let new = data_layout_with(dl, part, on);
+                    let new = data_layout_with(dl, part, after, on);
                     if new != dl {
                         notes.push(note(
                             "data-layout",
@@ -433,15 +441,21 @@ pub fn upgrade_static(spec: &mut Spec, rustc: &RustcInfo) -> Vec<Note> {
 }
 
 /// Adds `part` to a data layout after the `-i64:64` component LLVM puts it behind, or removes it.
-fn data_layout_with(dl: &str, part: &str, add: bool) -> String {
+fn data_layout_with(dl: &str, part: &str, after: &str, add: bool) -> String {
     if !add {
         return dl.replace(part, "");
     }
     if dl.contains(part) {
         return dl.to_string();
     }
-    match dl.find("-i64:64") {
-        Some(i) => format!("{}{part}{}", &dl[..i + 7], &dl[i + 7..]),
+    if after.is_empty() {
+        return format!("{dl}{part}");
+    }
+    match dl.find(after) {
+        Some(i) => {
+            let at = i + after.len();
+            format!("{}{part}{}", &dl[..at], &dl[at..])
+        }
         None => dl.to_string(),
     }
 }
