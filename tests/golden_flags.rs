@@ -102,6 +102,7 @@ fn inputs<'a>(ctx: &'a Ctx<'a>, hostcc: &str) -> Inputs<'a> {
         kernel_ld: None,
         bindgen_target: "x86_64-linux-gnu".into(),
         tools: Default::default(),
+        bindgen_version: None,
     }
 }
 

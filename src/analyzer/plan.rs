@@ -190,7 +190,6 @@ mod tests {
             skipped: vec![],
             prebuilt: vec![],
             tools: BTreeMap::new(),
-            bindgen_version: None,
         }
     }
 

@@ -436,7 +436,6 @@ mod tests {
             skipped: vec![],
             prebuilt: vec![],
             tools: BTreeMap::new(),
-            bindgen_version: None,
         }
     }
 

@@ -26,7 +26,10 @@ macro_rules! define_panicking_intrinsics(
 
 define_panicking_intrinsics!("`f32` should not be used", {
     __addsf3,
+    __divsf3,
     __eqsf2,
+    __floatdisf,
+    __floatundisf,
     __gesf2,
     __lesf2,
     __ltsf2,
@@ -37,9 +40,14 @@ define_panicking_intrinsics!("`f32` should not be used", {
 
 define_panicking_intrinsics!("`f64` should not be used", {
     __adddf3,
+    __divdf3,
+    __floatdidf,
+    __floatundidf,
+    __gedf2,
     __ledf2,
     __ltdf2,
     __muldf3,
+    __nedf2,
     __unorddf2,
 });
 
