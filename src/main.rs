@@ -382,6 +382,11 @@ struct BuildArgs {
     /// critical path, cache hits) and the same data as rkbuild-timings.json.
     #[arg(long)]
     timings: bool,
+    /// Start each crate only when the crates it uses are done, as make does, not as soon as
+    /// their metadata is written (pipelining adds `--error-format=json --json=artifacts` to
+    /// the commands of the crates others start from).
+    #[arg(long)]
+    no_pipeline: bool,
 }
 
 /// A REAPI URL, checked before anything is written.
@@ -410,6 +415,7 @@ impl BuildArgs {
             rusttest: false,
             rustdoc: false,
             timings: self.timings,
+            no_pipeline: self.no_pipeline,
         }
     }
 }

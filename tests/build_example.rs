@@ -481,3 +481,111 @@ fn riscv64_builds_with_real_core() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Every output file of a build, by path (the fingerprints and timings, which record times,
+/// left out).
+fn outputs(obj: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut dirs = vec![obj.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if [".o", ".rmeta", ".so", ".rs", ".h", ".d"]
+                .iter()
+                .any(|x| name.ends_with(x))
+            {
+                let rel = p.strip_prefix(obj).unwrap().display().to_string();
+                files.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// The steps of a build's `--timings` report: (start, duration, metadata) by id, in ms.
+fn timings(obj: &Path) -> std::collections::BTreeMap<String, (u64, u64, Option<u64>)> {
+    let v: serde_json::Value =
+        serde_json::from_str(&common::read(&obj.join("rkbuild-timings.json"))).unwrap();
+    v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["id"].as_str().unwrap().to_string(),
+                (
+                    s["start_ms"].as_u64().unwrap(),
+                    s["duration_ms"].as_u64().unwrap(),
+                    s["metadata_ms"].as_u64(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Pipelining: a crate starts once the metadata of the crates it uses is written, while their
+/// code is still generated; the commands and every output file are those of a build that
+/// waits for each crate's end (`--no-pipeline`, as make orders them), byte for byte.
+#[test]
+fn pipelined_build_equals_a_waiting_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let obj = tmp.path().join("obj");
+    let src = common::minikernel();
+    let config = src.join("configs/x86_64.config");
+    let plain = ok(build(
+        &src,
+        &obj,
+        &config,
+        &["--no-pipeline", "--timings", "-v"],
+    ));
+    let waited = timings(&obj);
+    let reference = outputs(&obj);
+    assert!(reference.len() > 20, "{reference:?}");
+    let (core_start, core_len, core_meta) = waited["rust/core.o"];
+    assert_eq!(core_meta, None, "--no-pipeline watched core's metadata");
+    assert!(waited["rust/compiler_builtins.o"].0 >= core_start + core_len);
+
+    std::fs::remove_dir_all(&obj).unwrap();
+    let piped = ok(build(&src, &obj, &config, &["--timings", "-v"]));
+    let t = timings(&obj);
+    let (core_start, core_len, core_meta) = t["rust/core.o"];
+    let meta = core_meta.expect("core's metadata was not watched");
+    assert!(
+        meta < core_len,
+        "core's metadata at {meta} ms of {core_len}"
+    );
+    // Its users started before core's object was done.
+    let cb = t["rust/compiler_builtins.o"].0;
+    assert!(
+        cb >= core_start + meta && cb < core_start + core_len,
+        "compiler_builtins started at {cb} ms; core ran {core_start}+{core_len}, metadata at {meta}"
+    );
+    // The same commands, in the same words.
+    let commands = |r: &Run| {
+        let mut v: Vec<String> = r
+            .stdout
+            .lines()
+            .filter(|l| !l.starts_with("  ") && l.contains("rustc"))
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(commands(&plain), commands(&piped));
+    assert!(commands(&piped).len() >= 10);
+    let ours = outputs(&obj);
+    assert_eq!(
+        ours.keys().collect::<Vec<_>>(),
+        reference.keys().collect::<Vec<_>>()
+    );
+    for (f, bytes) in &reference {
+        assert!(&ours[f] == bytes, "{f} differs from the waiting build's");
+    }
+    eprintln!(
+        "pipelined: core's metadata at {meta} of {core_len} ms; {} files equal",
+        ours.len()
+    );
+}

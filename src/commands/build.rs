@@ -47,6 +47,9 @@ pub struct BuildOpts {
     pub rustdoc: bool,
     /// Write the timings report (`OBJTREE/rkbuild-timings.html` and `.json`).
     pub timings: bool,
+    /// Start each crate only when the crates it uses are done (Kbuild's order), not from
+    /// their metadata.
+    pub no_pipeline: bool,
 }
 
 /// Where the bindgen C flags came from.
@@ -586,6 +589,7 @@ pub(super) fn run_plan(
             cfg,
             objcopy: objcopy.to_path_buf(),
             cache: cache.as_ref(),
+            pipeline: !opts.no_pipeline,
         },
     );
     if opts.timings {

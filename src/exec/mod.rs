@@ -8,6 +8,7 @@
 
 pub mod cached;
 pub mod fingerprint;
+pub mod pipeline;
 pub mod post;
 pub mod remote_exec;
 pub mod retouch;
@@ -35,6 +36,9 @@ pub struct Options<'a> {
     pub objcopy: PathBuf,
     /// The content-addressed step cache, when it is on.
     pub cache: Option<&'a crate::cache::Cache>,
+    /// Start a crate as soon as the metadata of the crates it uses is written
+    /// ([`pipeline`]), not when their objects are.
+    pub pipeline: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -65,6 +69,10 @@ pub struct StepReport {
     pub ready_ms: u64,
     /// The steps it waited for (ids).
     pub deps: Vec<String>,
+    /// Pipelined: milliseconds after its start when its metadata was written and the crates
+    /// using it could start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata_ms: Option<u64>,
 }
 
 impl StepReport {
@@ -79,6 +87,7 @@ impl StepReport {
             start_ms,
             ready_ms: 0,
             deps: step.deps.clone(),
+            metadata_ms: None,
         }
     }
 }
@@ -437,13 +446,22 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         .map(|(i, s)| (s.id.as_str(), i))
         .collect();
     let mut users: Vec<Vec<usize>> = vec![vec![]; n];
+    // The users that start from a step's metadata, not its end (pipelining).
+    let mut meta_users: Vec<Vec<usize>> = vec![vec![]; n];
     let mut waiting: Vec<usize> = vec![0; n];
     for (i, s) in plan.steps.iter().enumerate() {
         waiting[i] = s.deps.len();
         for d in &s.deps {
-            users[index[d.as_str()]].push(i);
+            let j = index[d.as_str()];
+            if opts.pipeline && pipeline::metadata_edge(s, &plan.steps[j]) {
+                meta_users[j].push(i);
+            } else {
+                users[j].push(i);
+            }
         }
     }
+    // Its metadata users were let go (they do not wait for its end too).
+    let mut released = vec![false; n];
     let mut ready: std::collections::VecDeque<usize> =
         (0..n).filter(|&i| waiting[i] == 0).collect();
     let mut dep_rebuilt = vec![false; n];
@@ -458,6 +476,9 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     };
     let t0 = Instant::now();
     let (tx, rx) = mpsc::channel::<Finished>();
+    // A running step whose metadata users wait: its `.rmeta` and that file's identity when
+    // the step started.
+    let mut watched: Vec<(usize, PathBuf, Option<pipeline::FileId>)> = vec![];
     // Under make's jobserver its tokens bound the parallelism, not `-j`: a step beyond the
     // first takes a token, held until it ends (the first runs on rkbuild's own).
     let jobserver = crate::process::jobserver();
@@ -499,7 +520,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                     "up to date".into(),
                     t0.elapsed().as_millis() as u64,
                 ));
-                for &u in &users[i] {
+                for &u in users[i].iter().chain(&meta_users[i]) {
                     waiting[u] -= 1;
                     if waiting[u] == 0 {
                         ready.push_back(u);
@@ -523,7 +544,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                             why,
                             t0.elapsed().as_millis() as u64,
                         ));
-                        for &u in &users[i] {
+                        for &u in users[i].iter().chain(&meta_users[i]) {
                             dep_rebuilt[u] = true;
                             waiting[u] -= 1;
                             if waiting[u] == 0 {
@@ -560,6 +581,11 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             };
             starved = false;
             progress.clear();
+            if let Some(m) = pipeline::metadata_file(step).filter(|_| !meta_users[i].is_empty()) {
+                let path = plan.objtree.join(m);
+                let before = pipeline::file_id(&path);
+                watched.push((i, path, before));
+            }
             let command = step.command.as_ref().map(|c| c.display());
             out.say(Message::Started {
                 step: StepRef {
@@ -625,13 +651,44 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         let done = reports.iter().filter(|r| r.is_some()).count() - running.len();
         progress.show(done, n, &names);
         // Waiting for a token too: look again soon, as another job of make's may end first.
-        let f = if starved {
-            match rx.recv_timeout(Duration::from_millis(20)) {
+        // A step whose metadata is now in place lets its metadata users go, while its code
+        // is generated.
+        let mut let_go_now = false;
+        watched.retain(|(i, path, before)| {
+            if !pipeline::written(path, *before) {
+                return true;
+            }
+            released[*i] = true;
+            if let Some(r) = reports[*i].as_mut() {
+                r.metadata_ms = Some((t0.elapsed() - starts[*i]).as_millis() as u64);
+            }
+            for &u in &meta_users[*i] {
+                dep_rebuilt[u] = true;
+                waiting[u] -= 1;
+                if waiting[u] == 0 {
+                    ready.push_back(u);
+                    let_go_now = true;
+                }
+            }
+            false
+        });
+        if let_go_now {
+            continue;
+        }
+        // Waiting for a token or for metadata too: look again soon.
+        let poll = if starved {
+            Some(Duration::from_millis(20))
+        } else if !watched.is_empty() {
+            Some(pipeline::POLL)
+        } else {
+            None
+        };
+        let f = match poll {
+            Some(d) => match rx.recv_timeout(d) {
                 Ok(f) => f,
                 Err(_) => continue,
-            }
-        } else {
-            rx.recv().expect("a worker always reports")
+            },
+            None => rx.recv().expect("a worker always reports"),
         };
         tokens[f.index] = None;
         running.retain(|&i| i != f.index);
@@ -639,6 +696,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         let report = reports[f.index].as_mut().expect("started");
         report.duration_ms = f.duration.as_millis() as u64;
         progress.clear();
+        watched.retain(|(i, _, _)| *i != f.index);
         let command = step.command.as_ref().map(|c| c.display());
         let step_ref = StepRef {
             id: &step.id,
@@ -663,7 +721,12 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                         output: &log,
                     });
                 }
-                for &u in &users[f.index] {
+                let let_go = if released[f.index] {
+                    &[][..]
+                } else {
+                    &meta_users[f.index][..]
+                };
+                for &u in users[f.index].iter().chain(let_go) {
                     dep_rebuilt[u] = true;
                     waiting[u] -= 1;
                     if waiting[u] == 0 {
@@ -708,13 +771,20 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         })
         .collect();
     let mut steps = steps;
+    // When a step's dependency let it go: at its end, or at its metadata when pipelined.
+    let let_go_after = |steps: &[StepReport], j: usize, user: usize| -> u64 {
+        match steps[j].metadata_ms {
+            Some(m) if meta_users[j].contains(&user) => m,
+            _ => steps[j].duration_ms,
+        }
+    };
     for (i, s) in plan.steps.iter().enumerate() {
         steps[i].ready_ms = s
             .deps
             .iter()
             .map(|d| {
-                let r = &steps[index[d.as_str()]];
-                r.start_ms + r.duration_ms
+                let j = index[d.as_str()];
+                steps[j].start_ms + let_go_after(&steps, j, i)
             })
             .max()
             .unwrap_or(0)
@@ -726,7 +796,10 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         let before = s
             .deps
             .iter()
-            .map(|d| finish[index[d.as_str()]])
+            .map(|d| {
+                let j = index[d.as_str()];
+                finish[j] - (steps[j].duration_ms - let_go_after(&steps, j, i)).min(finish[j])
+            })
             .max()
             .unwrap_or(0);
         let own = if steps[i].status == Status::Built {
