@@ -4,7 +4,7 @@
 # configuration built into another fresh object tree from the warm local cache alone, and
 # from a REAPI server alone (BuildGrid on 127.0.0.1, an empty local cache: a second machine).
 # All start from copies of one object tree whose C side make prepared (as
-# benches/build_linux73.sh), so the commands do the same work but for the cache; measured in
+# benches/build_cold.sh), so the commands do the same work but for the cache; measured in
 # the same run.
 # Usage: benches/cache.sh [RUNS]   (default 3)
 set -euo pipefail
