@@ -479,6 +479,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     // A running step whose metadata users wait: its `.rmeta` and that file's identity when
     // the step started.
     let mut watched: Vec<(usize, PathBuf, Option<pipeline::FileId>)> = vec![];
+    let mut shown: (usize, Vec<usize>) = (usize::MAX, vec![]);
     // Under make's jobserver its tokens bound the parallelism, not `-j`: a step beyond the
     // first takes a token, held until it ends (the first runs on rkbuild's own).
     let jobserver = crate::process::jobserver();
@@ -649,7 +650,11 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         }
         let names: Vec<&str> = running.iter().map(|&i| plan.steps[i].id.as_str()).collect();
         let done = reports.iter().filter(|r| r.is_some()).count() - running.len();
-        progress.show(done, n, &names);
+        // Drawn again only when it changed (the loop also wakes to look for metadata).
+        if shown != (done, running.clone()) {
+            progress.show(done, n, &names);
+            shown = (done, running.clone());
+        }
         // Waiting for a token too: look again soon, as another job of make's may end first.
         // A step whose metadata is now in place lets its metadata users go, while its code
         // is generated.
@@ -798,7 +803,10 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             .iter()
             .map(|d| {
                 let j = index[d.as_str()];
-                finish[j] - (steps[j].duration_ms - let_go_after(&steps, j, i)).min(finish[j])
+                let gen = steps[j]
+                    .duration_ms
+                    .saturating_sub(let_go_after(&steps, j, i));
+                finish[j].saturating_sub(gen)
             })
             .max()
             .unwrap_or(0);
