@@ -28,7 +28,8 @@ case "$VINTAGE" in
     WORK=${WORK:-/tmp/rkbuild-bench-612}
     mkdir -p "$WORK"
     M="make -s -C $S LLVM=-14 RUSTC=$RUSTC RUSTDOC=/usr/bin/rustdoc BINDGEN=$BINDGEN RUST_LIB_SRC=$RUST_LIB_SRC"
-    # make's LLVM=-14 links the proc macros with clang-14: the same for rkbuild.
+    # LLVM=-14 for both: the C side (helpers.o) and the proc macros with clang-14.
+    export LLVM=-14
     HOST=(--hostcc clang-14)
     C=$WORK/c-side
     if [ ! -x "$C/tools/objtool/objtool" ]; then
