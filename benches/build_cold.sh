@@ -31,13 +31,8 @@ case "$VINTAGE" in
     # LLVM=-14 for both: the C side (helpers.o) and the proc macros with clang-14.
     export LLVM=-14
     HOST=(--hostcc clang-14)
-    C=$WORK/c-side
-    if [ ! -x "$C/tools/objtool/objtool" ]; then
-        rm -rf "$C"; mkdir -p "$C"
-        cp ../shared/oracle/linux-6.12/x86_64-defconfig-rust/config "$C/.config"
-        $M O="$C" olddefconfig
-        $M O="$C" -j2 prepare0 tools/objtool
-    fi
+    source benches/c-side.sh
+    c_side 6.12
     ;;
 *) echo "usage: benches/build_cold.sh 612|73 [RUNS]" >&2; exit 2 ;;
 esac

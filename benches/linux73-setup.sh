@@ -12,13 +12,8 @@ S=$RKBUILD_TEST_LINUX_73
 WORK=${WORK:-/tmp/rkbuild-bench-73}
 mkdir -p "$WORK"
 M="make -s -C $S LLVM=-22 RUSTC=$RUSTC RUSTDOC=$R/rustdoc BINDGEN=$BINDGEN RUST_LIB_SRC=$RUST_LIB_SRC"
-C=$WORK/c-side
-if [ ! -x "$C/tools/objtool/objtool" ]; then
-    rm -rf "$C"; mkdir -p "$C"
-    cp ../shared/oracle/linux-7.3/x86_64-defconfig-rust/config "$C/.config"
-    $M O="$C" olddefconfig
-    $M O="$C" -j2 prepare0 tools/objtool
-fi
+source benches/c-side.sh
+c_side 7.3
 
 # cold_and_again WHAT RK_CMD MAKE_CMD: hyperfine of `rkbuild WHAT` against `make …`, cold (a copy
 # of the prepared C side each round) and again (a second run on a tree where each already ran
