@@ -434,6 +434,27 @@ fn sweep_leftovers(plan: &Plan) {
     }
 }
 
+/// A step is done, or wrote its metadata: `users` wait for one step less, and those that wait
+/// for none are ready (rebuilt too when `rebuilt`). Whether any became ready.
+fn let_go<'a>(
+    users: impl IntoIterator<Item = &'a usize>,
+    rebuilt: bool,
+    waiting: &mut [usize],
+    ready: &mut std::collections::VecDeque<usize>,
+    dep_rebuilt: &mut [bool],
+) -> bool {
+    let mut any = false;
+    for &u in users {
+        dep_rebuilt[u] |= rebuilt;
+        waiting[u] -= 1;
+        if waiting[u] == 0 {
+            ready.push_back(u);
+            any = true;
+        }
+    }
+    any
+}
+
 /// Runs the plan.
 pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     sweep_leftovers(plan);
@@ -479,7 +500,8 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     // A running step whose metadata users wait: its `.rmeta` and that file's identity when
     // the step started.
     let mut watched: Vec<(usize, PathBuf, Option<pipeline::FileId>)> = vec![];
-    let mut shown: (usize, Vec<usize>) = (usize::MAX, vec![]);
+    // What the progress line last showed: steps done, steps running.
+    let mut shown = (usize::MAX, 0);
     // Under make's jobserver its tokens bound the parallelism, not `-j`: a step beyond the
     // first takes a token, held until it ends (the first runs on rkbuild's own).
     let jobserver = crate::process::jobserver();
@@ -521,12 +543,8 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                     "up to date".into(),
                     t0.elapsed().as_millis() as u64,
                 ));
-                for &u in users[i].iter().chain(&meta_users[i]) {
-                    waiting[u] -= 1;
-                    if waiting[u] == 0 {
-                        ready.push_back(u);
-                    }
-                }
+                let all = users[i].iter().chain(&meta_users[i]);
+                let_go(all, false, &mut waiting, &mut ready, &mut dep_rebuilt);
                 continue;
             };
             if let Some(cache) = opts.cache.filter(|_| !step.always && !resumed) {
@@ -545,13 +563,8 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                             why,
                             t0.elapsed().as_millis() as u64,
                         ));
-                        for &u in users[i].iter().chain(&meta_users[i]) {
-                            dep_rebuilt[u] = true;
-                            waiting[u] -= 1;
-                            if waiting[u] == 0 {
-                                ready.push_back(u);
-                            }
-                        }
+                        let all = users[i].iter().chain(&meta_users[i]);
+                        let_go(all, true, &mut waiting, &mut ready, &mut dep_rebuilt);
                         continue;
                     }
                     Ok(None) => {}
@@ -651,9 +664,9 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         let names: Vec<&str> = running.iter().map(|&i| plan.steps[i].id.as_str()).collect();
         let done = reports.iter().filter(|r| r.is_some()).count() - running.len();
         // Drawn again only when it changed (the loop also wakes to look for metadata).
-        if shown != (done, running.clone()) {
+        if shown != (done, running.len()) {
             progress.show(done, n, &names);
-            shown = (done, running.clone());
+            shown = (done, running.len());
         }
         // Waiting for a token too: look again soon, as another job of make's may end first.
         // A step whose metadata is now in place lets its metadata users go, while its code
@@ -667,14 +680,13 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             if let Some(r) = reports[*i].as_mut() {
                 r.metadata_ms = Some((t0.elapsed() - starts[*i]).as_millis() as u64);
             }
-            for &u in &meta_users[*i] {
-                dep_rebuilt[u] = true;
-                waiting[u] -= 1;
-                if waiting[u] == 0 {
-                    ready.push_back(u);
-                    let_go_now = true;
-                }
-            }
+            let_go_now |= let_go(
+                &meta_users[*i],
+                true,
+                &mut waiting,
+                &mut ready,
+                &mut dep_rebuilt,
+            );
             false
         });
         if let_go_now {
@@ -726,18 +738,13 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                         output: &log,
                     });
                 }
-                let let_go = if released[f.index] {
+                let meta = if released[f.index] {
                     &[][..]
                 } else {
                     &meta_users[f.index][..]
                 };
-                for &u in users[f.index].iter().chain(let_go) {
-                    dep_rebuilt[u] = true;
-                    waiting[u] -= 1;
-                    if waiting[u] == 0 {
-                        ready.push_back(u);
-                    }
-                }
+                let all = users[f.index].iter().chain(meta);
+                let_go(all, true, &mut waiting, &mut ready, &mut dep_rebuilt);
             }
             Err(e) => {
                 report.status = Status::Failed;
