@@ -119,7 +119,7 @@ pub fn kconfig(data: &[u8]) {
     DIR.with(|d| {
         std::fs::write(d.path().join("Kconfig"), data).expect("write Kconfig");
         if let Ok(kc) = Kconfig::load(d.path(), "x86") {
-            for (name, sym) in &kc.symbols {
+            for (name, sym) in kc.symbols.iter() {
                 assert!(!name.is_empty(), "a symbol without a name: {sym:?}");
             }
         }

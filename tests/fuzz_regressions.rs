@@ -1,6 +1,7 @@
 //! Every fuzz target's property (`rkbuild::fuzzcheck`) over its seeds (`fuzz/seeds/TARGET`)
 //! and over every input a fuzzer once crashed on (`fuzz/regressions/TARGET`), as an ordinary
-//! test: what the fuzzer found stays fixed.
+//! test: what the fuzzer found stays fixed. A hang is a finding too (libFuzzer's timeout is
+//! 10 s), so each input must also be done within a bound.
 
 use std::path::Path;
 
@@ -22,8 +23,15 @@ fn seeds_and_found_crashes_hold() {
             for e in entries {
                 let p = e.unwrap().path();
                 let data = std::fs::read(&p).unwrap();
+                let start = std::time::Instant::now();
                 let r = std::panic::catch_unwind(|| check(&data));
                 assert!(r.is_ok(), "fuzz target {name} fails on {}", p.display());
+                let took = start.elapsed();
+                assert!(
+                    took < std::time::Duration::from_secs(5),
+                    "fuzz target {name} took {took:?} on {} (a hang)",
+                    p.display()
+                );
                 ran += 1;
             }
         }

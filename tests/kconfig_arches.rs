@@ -31,7 +31,7 @@ fn check(tree: &str, srcarch: &str, arch_symbol: &str) {
     let text = common::read(&Path::new(tree).join("init/Kconfig"));
     assert_eq!(text.lines().nth(line - 1).unwrap().trim(), "config RUST");
     // Every entry has a position.
-    for s in kc.symbols.values() {
+    for (_, s) in kc.symbols.iter() {
         for d in &s.defs {
             assert!(d.loc.line > 0, "{} has no line in {}", s.name, d.loc.file);
         }

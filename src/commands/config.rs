@@ -314,6 +314,10 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
             .or_else(|| hex_type(hex.as_ref(), name))
     };
     let gen = generate_with(&bc.tree, &rustc.info, has_remap, style, &types)?;
+    let kconfig_checked = kconfig.is_some();
+    // Freeing the Kconfig model (thousands of small allocations) is a tenth of a warm run,
+    // and the process ends soon after.
+    std::mem::forget(kconfig);
     let mut files = vec![];
     for (path, bytes) in &gen.files {
         let status = write_if_changed(path, bytes)?;
@@ -323,7 +327,7 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
         });
     }
     Ok(ConfigReport {
-        kconfig_checked: kconfig.is_some(),
+        kconfig_checked,
         vintage: bc.tree.vintage,
         vintage_source: bc.tree.vintage_source.clone(),
         arch: bc.tree.arch,

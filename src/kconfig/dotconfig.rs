@@ -142,7 +142,11 @@ impl DotConfig {
         })?;
         // rustc reads its argument files (rustc_cfg) as UTF-8: a value that is not cannot
         // reach it unchanged, so it is refused where it is; a comment may hold anything.
-        for (idx, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let lines = match std::str::from_utf8(&bytes) {
+            Ok(_) => None,
+            Err(_) => Some(bytes.split(|&b| b == b'\n')),
+        };
+        for (idx, line) in lines.into_iter().flatten().enumerate() {
             if std::str::from_utf8(line).is_err() && !line.starts_with(b"#") {
                 return Err(ParseError {
                     path: path.to_path_buf(),

@@ -497,8 +497,7 @@ impl<'a> Eval<'a> {
     /// Every symbol whose value kconfig would write to auto.conf (not `n`), with its value.
     pub fn auto_conf(&self) -> Vec<(String, String)> {
         let mut out = vec![];
-        for name in self.kc.symbols.keys() {
-            let s = &self.kc.symbols[name];
+        for (name, s) in self.kc.symbols.iter() {
             if s.ty.is_none() {
                 continue;
             }
@@ -509,7 +508,7 @@ impl<'a> Eval<'a> {
             match s.ty {
                 Some(SymType::Bool | SymType::Tristate) if v.tri == Tristate::No => {}
                 Some(SymType::Int | SymType::Hex) if v.text.is_empty() => {}
-                _ => out.push((name.clone(), v.text.clone())),
+                _ => out.push((name.to_string(), v.text.clone())),
             }
         }
         out

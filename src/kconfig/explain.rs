@@ -325,10 +325,12 @@ impl Eval<'_> {
     /// Checks of the Rust options for `rkbuild config`.
     pub fn rust_checks(&self) -> RustChecks {
         let mut out = RustChecks::default();
-        for (name, s) in &self.kc.symbols {
-            if !is_rust_option(name) || s.ty.is_none() || s.defs.is_empty() {
+        // Only the Rust options are decoded (a cached tree decodes symbols on demand).
+        for (name, meta) in self.kc.symbols.metas() {
+            if !is_rust_option(name) || meta.ty.is_none() || !meta.defined {
                 continue;
             }
+            let s = self.kc.symbols.get(name).expect("an indexed symbol");
             let v = self.value(name);
             match self.user.get(name) {
                 Some(u) => {
@@ -371,7 +373,7 @@ impl Eval<'_> {
                         .find(|d| self.tri(&d.cond) != Tristate::No)
                         .map(|d| loc_s(&d.loc))
                         .unwrap_or_else(|| loc_s(&s.defs[0].loc));
-                    out.filled.push((name.clone(), value, at));
+                    out.filled.push((name.to_string(), value, at));
                 }
                 None => {}
             }

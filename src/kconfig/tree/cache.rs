@@ -10,17 +10,27 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Choice, Kconfig, Symbol};
+use std::sync::Arc;
+
+use super::{Choice, Kconfig, Symbols};
 use crate::fsutil::stamp;
 
-/// The parse cache: the flattened tree, and the size and mtime of every file it was read from.
+/// The parse cache's index: the flattened tree but its symbols, the size and mtime of every
+/// file it was read from, and each symbol's name, type and place in the blob that follows.
+/// A warm run reads the index and decodes only the symbols it asks for.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Stored {
     format: String,
     srctree: PathBuf,
     srcarch: String,
     stamps: Vec<(String, u64, u128)>,
-    symbols: Vec<Symbol>,
+    /// The symbols' flat index ([`Symbols::encode`]) follows the stored head, `index_len`
+    /// bytes for `symbol_count` symbols; the symbols' blob follows it.
+    symbol_count: u32,
+    index_len: u64,
+    /// The file names the symbols' places refer to by number.
+    #[serde(with = "arc_strs")]
+    symbol_files: Vec<Arc<str>>,
     choices: Vec<Choice>,
     modules: Option<String>,
     variables: Vec<(String, String, String)>,
@@ -28,7 +38,22 @@ struct Stored {
     entries: usize,
 }
 
-const CACHE_FORMAT: &str = concat!("rkbuild-kconfig-tree-2-", env!("CARGO_PKG_VERSION"));
+/// A list of shared names, written as a list of strings.
+mod arc_strs {
+    use std::sync::Arc;
+
+    use serde::{Deserialize as _, Deserializer, Serialize as _, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[Arc<str>], s: S) -> Result<S::Ok, S::Error> {
+        v.iter().map(|n| &**n).collect::<Vec<&str>>().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Arc<str>>, D::Error> {
+        Vec::<String>::deserialize(d).map(|v| v.into_iter().map(Arc::from).collect())
+    }
+}
+
+const CACHE_FORMAT: &str = concat!("rkbuild-kconfig-tree-6-", env!("CARGO_PKG_VERSION"));
 
 /// The format a cache is written in: postcard is not self-describing, so an entry is only read
 /// by the very binary that wrote it (its size and mtime stand for its build), never by one
@@ -59,26 +84,47 @@ pub(super) fn file(srctree: &Path, root: &str, srcarch: &str) -> Option<PathBuf>
 /// The stored tree in `file`, if it was made by this rkbuild for `srcarch` and no file it was
 /// read from changed since.
 pub(super) fn load(file: &Path, srctree: &Path, srcarch: &str) -> Option<Kconfig> {
-    let bytes = std::fs::read(file).ok()?;
+    use std::io::Read;
+    // The file: the head's length (8 bytes, little-endian), the head, the symbols' index and
+    // their blob.
+    let mut f = std::fs::File::open(file).ok()?;
+    let size = f.metadata().ok()?.len();
+    let mut head = [0; 8];
+    f.read_exact(&mut head).ok()?;
+    let head_len = u64::from_le_bytes(head);
+    let mut bytes = vec![0; usize::try_from(head_len).ok()?.min(size as usize)];
+    f.read_exact(&mut bytes).ok()?;
     // The format (the first field) is checked before the rest is read as this build's types.
     let (written_as, _): (String, _) = postcard::take_from_bytes(&bytes).ok()?;
     if written_as != format() {
         return None;
     }
     let stored: Stored = postcard::from_bytes(&bytes).ok()?;
+    let names: Vec<&str> = stored.stamps.iter().map(|s| s.0.as_str()).collect();
     let fresh = stored.srcarch == srcarch
-        && stored
-            .stamps
-            .iter()
-            .all(|(f, len, t)| stamp(&srctree.join(f)) == Some((*len, *t)));
-    fresh.then(|| Kconfig {
+        && crate::fsutil::stamps_under(srctree, &names)
+            .into_iter()
+            .zip(&stored.stamps)
+            .all(|(now, (_, len, t))| now == Some((*len, *t)));
+    if !fresh {
+        return None;
+    }
+    let base = (8 + head_len)
+        .checked_add(stored.index_len)
+        .filter(|b| *b <= size)?;
+    let mut index = vec![0; usize::try_from(stored.index_len).ok()?];
+    f.read_exact(&mut index).ok()?;
+    Some(Kconfig {
         srctree: srctree.to_path_buf(),
         srcarch: stored.srcarch,
-        symbols: stored
-            .symbols
-            .into_iter()
-            .map(|s| (s.name.clone(), s))
-            .collect(),
+        symbols: Symbols::stored(
+            stored.symbol_count,
+            index,
+            stored.symbol_files,
+            f,
+            (base, size - base),
+            file,
+        )?,
         choices: stored.choices,
         modules: stored.modules,
         variables: stored.variables,
@@ -93,6 +139,9 @@ pub(super) fn load(file: &Path, srctree: &Path, srcarch: &str) -> Option<Kconfig
 /// Stores `kc` in `file` with the current stamps of its files. Best effort: a cache that
 /// cannot be written only means the next run parses again.
 pub(super) fn save(file: &Path, kc: &Kconfig) {
+    let Some(symbols) = kc.symbols.encode() else {
+        return;
+    };
     let stored = Stored {
         format: format(),
         srctree: kc.srctree.clone(),
@@ -102,14 +151,20 @@ pub(super) fn save(file: &Path, kc: &Kconfig) {
             .iter()
             .filter_map(|f| stamp(&kc.srctree.join(f)).map(|(l, t)| (f.clone(), l, t)))
             .collect(),
-        symbols: kc.symbols.values().cloned().collect(),
+        symbol_count: symbols.count,
+        index_len: symbols.index.len() as u64,
+        symbol_files: symbols.files,
         choices: kc.choices.clone(),
         modules: kc.modules.clone(),
         variables: kc.variables.clone(),
         files: kc.files,
         entries: kc.entries,
     };
-    if let Ok(bytes) = postcard::to_stdvec(&stored) {
+    if let Ok(head) = postcard::to_stdvec(&stored) {
+        let mut bytes = (head.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(&head);
+        bytes.extend_from_slice(&symbols.index);
+        bytes.extend_from_slice(&symbols.blob);
         let _ = crate::fsutil::write_if_changed(file, &bytes);
     }
 }
@@ -139,7 +194,7 @@ mod tests {
 
     /// Everything the model holds, as text to compare.
     fn contents(kc: &Kconfig) -> String {
-        let symbols: Vec<&Symbol> = kc.symbols.values().collect();
+        let symbols: Vec<&super::super::Symbol> = kc.symbols.iter().map(|(_, s)| s).collect();
         serde_json::to_string(&(
             &kc.srctree,
             &kc.srcarch,
@@ -160,6 +215,37 @@ mod tests {
         let back = load(&file, d.path(), "x86").expect("fresh");
         assert!(back.cached && !kc.cached);
         assert_eq!(contents(&back), contents(&kc));
+    }
+
+    #[test]
+    fn a_loaded_tree_answers_lookups_as_the_parsed_one() {
+        let (d, kc, file) = cached();
+        let back = load(&file, d.path(), "x86").expect("fresh");
+        for name in ["A", "B", "MISSING", ""] {
+            assert_eq!(back.symbols.meta(name), kc.symbols.meta(name), "{name}");
+            assert_eq!(
+                back.get(name).map(|s| format!("{s:?}")),
+                kc.get(name).map(|s| format!("{s:?}")),
+                "{name}"
+            );
+        }
+        assert_eq!(back.sym_type("A"), Some(crate::kconfig::SymType::Bool));
+        // The places keep their file names through the cache's number table.
+        assert_eq!(
+            back.get("B").unwrap().defs[0].loc.to_string(),
+            "sub/Kconfig:3"
+        );
+    }
+
+    #[test]
+    fn a_cut_or_altered_file_is_a_miss() {
+        let (d, _, file) = cached();
+        let bytes = std::fs::read(&file).unwrap();
+        // Cut anywhere in the head or the index: never a panic, never a tree.
+        for cut in [0, 4, 8, 20, bytes.len() / 2] {
+            std::fs::write(&file, &bytes[..cut]).unwrap();
+            assert!(load(&file, d.path(), "x86").is_none(), "cut at {cut}");
+        }
     }
 
     #[test]

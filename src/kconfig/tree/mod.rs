@@ -14,15 +14,15 @@ mod cache;
 mod convert;
 mod parse;
 mod source_text;
+mod symbols;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use indexmap::IndexMap;
-
 use super::SymType;
 
 pub use convert::{call, expr};
+pub use symbols::{Meta, Symbols};
 
 /// A place in the Kconfig sources.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -221,7 +221,7 @@ pub struct Choice {
 pub struct Kconfig {
     pub srctree: PathBuf,
     pub srcarch: String,
-    pub symbols: IndexMap<String, Symbol>,
+    pub symbols: Symbols,
     pub choices: Vec<Choice>,
     /// The symbol marked `modules` (MODULES).
     pub modules: Option<String>,
@@ -237,19 +237,83 @@ pub struct Kconfig {
     pub cached: bool,
 }
 
+/// A [`Loc`]'s file name, written as text, or in the parse cache's symbols as a number into
+/// the cache's table of file names: a symbol's places then cost no allocation to read, and the
+/// cache is smaller. The table is set for the current thread around the cache's encoding and
+/// decoding ([`arc_str::writing_numbers`], [`arc_str::reading_numbers`]).
 mod arc_str {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
     use std::sync::Arc;
 
-    use serde::{Deserialize as _, Deserializer, Serializer};
+    use serde::{de::Error as _, Deserialize as _, Deserializer, Serializer};
+
+    enum Table {
+        Write(Vec<Arc<str>>, HashMap<Arc<str>, u32>),
+        Read(Arc<[Arc<str>]>),
+    }
+
+    thread_local! {
+        static TABLE: RefCell<Option<Table>> = const { RefCell::new(None) };
+    }
+
+    fn with_table<R>(table: Table, f: impl FnOnce() -> R) -> (R, Option<Table>) {
+        let outer = TABLE.with(|t| t.borrow_mut().replace(table));
+        let r = f();
+        (
+            r,
+            TABLE.with(|t| std::mem::replace(&mut *t.borrow_mut(), outer)),
+        )
+    }
+
+    /// Runs `f` with file names written as numbers; the names, in number order.
+    pub fn writing_numbers<R>(f: impl FnOnce() -> R) -> (R, Vec<Arc<str>>) {
+        match with_table(Table::Write(vec![], HashMap::new()), f) {
+            (r, Some(Table::Write(names, _))) => (r, names),
+            (r, _) => (r, vec![]),
+        }
+    }
+
+    /// Runs `f` with file names read as numbers into `names`.
+    pub fn reading_numbers<R>(names: &Arc<[Arc<str>]>, f: impl FnOnce() -> R) -> R {
+        with_table(Table::Read(names.clone()), f).0
+    }
 
     pub fn serialize<S: Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(v)
+        let n = TABLE.with(|t| match t.borrow_mut().as_mut() {
+            Some(Table::Write(names, numbers)) => {
+                Some(*numbers.entry(v.clone()).or_insert_with(|| {
+                    names.push(v.clone());
+                    names.len() as u32 - 1
+                }))
+            }
+            _ => None,
+        });
+        match n {
+            Some(n) => s.serialize_u32(n),
+            None => s.serialize_str(v),
+        }
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error> {
-        String::deserialize(d).map(Arc::from)
+        let names = TABLE.with(|t| match t.borrow().as_ref() {
+            Some(Table::Read(names)) => Some(names.clone()),
+            _ => None,
+        });
+        match names {
+            Some(names) => {
+                let n = u32::deserialize(d)?;
+                names
+                    .get(n as usize)
+                    .cloned()
+                    .ok_or_else(|| D::Error::custom("a file number outside the table"))
+            }
+            None => String::deserialize(d).map(Arc::from),
+        }
     }
 }
+
+pub(crate) use arc_str::{reading_numbers, writing_numbers};
 
 /// What can go wrong reading a Kconfig tree.
 #[derive(Debug, thiserror::Error)]
@@ -340,12 +404,12 @@ impl Kconfig {
     }
 
     pub fn sym_type(&self, name: &str) -> Option<SymType> {
-        self.symbols.get(name).and_then(|s| s.ty)
+        self.symbols.meta(name).and_then(|m| m.ty)
     }
 
     /// How many symbols have at least one definition (names only referenced are not counted).
     pub fn defined_symbols(&self) -> usize {
-        self.symbols.values().filter(|s| !s.defs.is_empty()).count()
+        self.symbols.metas().filter(|(_, m)| m.defined).count()
     }
 }
 

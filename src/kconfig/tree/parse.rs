@@ -325,6 +325,17 @@ mod tests {
     }
 
     #[test]
+    fn a_help_line_without_indentation_ends_the_help_text() {
+        // The fuzzer's hang: the check took the rest of the file for help text, while the
+        // parser read it as entries, with a `$(` left open.
+        let text = "config A\n\thelp\nconfig B\n\tdef_bool $(success,x\n\tbool \"b\"\n";
+        assert_eq!(
+            nom_kconfig::unterminated_reference(text),
+            Some(text.find("$(").unwrap())
+        );
+    }
+
+    #[test]
     fn no_root_file() {
         let d = tempfile::tempdir().unwrap();
         assert!(matches!(

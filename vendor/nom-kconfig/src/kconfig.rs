@@ -59,12 +59,15 @@ pub(crate) fn private_parse_kconfig(input: KconfigInput) -> IResult<KconfigInput
         )));
     }
     let file: std::path::PathBuf = input.extra.file.to_path_buf();
-    let (input, result) = map(delimited(ws_comment, many0(parse_entry), ws(eof)), |d| {
+    crate::attribute::function::calls::clear();
+    let r = map(delimited(ws_comment, many0(parse_entry), ws(eof)), |d| {
         Kconfig {
             file: file.display().to_string(),
             entries: d,
         }
     })
-    .parse(input)?;
-    Ok((input, result))
+    .parse(input);
+    // The remembered calls name places in this text only (see `calls`).
+    crate::attribute::function::calls::clear();
+    r
 }

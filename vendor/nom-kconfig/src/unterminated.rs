@@ -17,6 +17,9 @@ pub fn unterminated_reference(text: &str) -> Option<usize> {
         let blank = body.trim().is_empty();
         match help {
             Help::Starting if blank => continue,
+            // A first line without indentation: the help text is empty (as the parser and
+            // Kconfig's lexer see it), and this line is read as Kconfig.
+            Help::Starting if indent(body) == 0 => help = Help::No,
             Help::Starting => {
                 help = Help::In(indent(body));
                 continue;

@@ -36,7 +36,7 @@ pub(super) fn build(
         kc: Kconfig {
             srctree: srctree.to_path_buf(),
             srcarch: srcarch.to_string(),
-            symbols: IndexMap::new(),
+            symbols: Default::default(),
             choices: vec![],
             modules: None,
             variables: vec![],
@@ -47,6 +47,7 @@ pub(super) fn build(
             cached: false,
         },
         lines: HashMap::new(),
+        symbols: IndexMap::new(),
     };
     match parsed {
         Parsed::Sources(sources) => {
@@ -74,6 +75,7 @@ pub(super) fn build(
             b.file(&file, &parsed.entries, &Ctx::top())?;
         }
     }
+    b.kc.symbols = b.symbols.into();
     Ok(b.kc)
 }
 
@@ -114,6 +116,8 @@ struct Builder {
     srcarch: String,
     kc: Kconfig,
     lines: HashMap<Arc<str>, FileLines>,
+    /// The symbols as they are built; `kc.symbols` gets them at the end.
+    symbols: IndexMap<String, Symbol>,
 }
 
 impl Builder {
@@ -252,8 +256,7 @@ impl Builder {
     }
 
     fn sym(&mut self, name: &str) -> &mut Symbol {
-        self.kc
-            .symbols
+        self.symbols
             .entry(name.to_string())
             .or_insert_with(|| Symbol {
                 name: name.to_string(),

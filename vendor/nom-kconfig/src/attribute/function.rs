@@ -210,11 +210,85 @@ fn parse_function_name(input: KconfigInput<'_>) -> IResult<KconfigInput<'_>, &st
 }
 
 pub fn parse_function_call(input: KconfigInput) -> IResult<KconfigInput, FunctionCall> {
-    ws(alt((
+    // rkbuild's patch: each place is parsed as a call at most once per file (see `calls`).
+    let key = input.fragment().as_ptr() as usize;
+    if let Some(known) = calls::get(key) {
+        return known.rebuild(input);
+    }
+    let r = ws(alt((
         parse_function_call_inner,
         delimited(char('"'), parse_function_call_inner, char('"')),
     )))
-    .parse(input)
+    .parse(input.clone());
+    calls::put(key, &input, &r);
+    r
+}
+
+/// rkbuild's patch: what `parse_function_call` gave at each place of the file being parsed.
+/// Several alternatives (a call, a call in quotes, a comparison's operand, a parameter in
+/// quotes…) try a call at the same place, and each re-parsed everything nested in it, so the
+/// time doubled with each level of nesting: a fuzzer's one-line `$(a,"$(b,"…` of 12 levels
+/// took 15 s. Remembered, each place costs one parse. Keyed by the place's address in the
+/// text, so `private_parse_kconfig` clears it around each file (a later text may reuse it).
+pub(crate) mod calls {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+
+    use nom::{error::ErrorKind, IResult, Input};
+
+    use super::FunctionCall;
+    use crate::KconfigInput;
+
+    pub(crate) enum Known {
+        /// Parsed: how many bytes it took, and the call.
+        Call(usize, FunctionCall),
+        /// Not a call: where the error is (bytes from the place), its kind, whether a failure.
+        Not(usize, ErrorKind, bool),
+    }
+
+    thread_local! {
+        static KNOWN: RefCell<HashMap<usize, Known>> = RefCell::new(HashMap::new());
+    }
+
+    pub(crate) fn clear() {
+        KNOWN.with(|k| k.borrow_mut().clear());
+    }
+
+    pub(crate) fn get(key: usize) -> Option<Known> {
+        KNOWN.with(|k| {
+            k.borrow().get(&key).map(|known| match known {
+                Known::Call(n, c) => Known::Call(*n, c.clone()),
+                Known::Not(n, kind, failure) => Known::Not(*n, *kind, *failure),
+            })
+        })
+    }
+
+    pub(crate) fn put(key: usize, input: &KconfigInput, r: &IResult<KconfigInput, FunctionCall>) {
+        let from = |at: &KconfigInput| at.location_offset().saturating_sub(input.location_offset());
+        let known = match r {
+            Ok((rest, call)) => Known::Call(from(rest), call.clone()),
+            Err(nom::Err::Error(e)) => Known::Not(from(&e.input), e.code, false),
+            Err(nom::Err::Failure(e)) => Known::Not(from(&e.input), e.code, true),
+            Err(nom::Err::Incomplete(_)) => return,
+        };
+        KNOWN.with(|k| k.borrow_mut().insert(key, known));
+    }
+
+    impl Known {
+        pub(crate) fn rebuild(self, input: KconfigInput) -> IResult<KconfigInput, FunctionCall> {
+            match self {
+                Known::Call(n, call) => Ok((input.take_from(n), call)),
+                Known::Not(n, code, failure) => {
+                    let e = nom::error::Error::new(input.take_from(n), code);
+                    Err(if failure {
+                        nom::Err::Failure(e)
+                    } else {
+                        nom::Err::Error(e)
+                    })
+                }
+            }
+        }
+    }
 }
 
 fn parse_function_call_inner(input: KconfigInput) -> IResult<KconfigInput, FunctionCall> {
