@@ -72,19 +72,33 @@ impl Hidden {
     /// Fails on the first checked item that could name a Rust source of `srctree` (outside
     /// the `exclude` folders) that no list names.
     pub(super) fn check(&self, srctree: &Path, exclude: &[&str]) -> Result<(), KbuildError> {
-        if self.checks.is_empty() {
-            return Ok(());
-        }
+        let patterns: Vec<(&Check, String)> = self
+            .checks
+            .iter()
+            .filter_map(|c| rust_pattern(&c.dir, &c.item).map(|p| (c, p)))
+            .collect();
+        // Only the folders a pattern can reach are listed: a pattern matches from its start,
+        // so every match lies under the folder its text before the first `*` names. (Listing
+        // the whole source tree was most of a no-op build.)
+        let mut roots: Vec<&str> = patterns.iter().map(|(_, p)| pattern_root(p)).collect();
+        roots.sort_unstable();
+        roots.dedup();
         let mut sources = vec![];
-        rust_sources(srctree, "", exclude, &mut sources);
+        let mut walked: Vec<&str> = vec![];
+        for root in roots {
+            let hidden = root.split('/').any(|part| part.starts_with('.'));
+            let inside = |outer: &str| root.starts_with(outer);
+            if hidden || walked.iter().any(|w| inside(w)) || exclude.iter().any(|x| inside(x)) {
+                continue;
+            }
+            rust_sources(srctree, root, exclude, &mut sources);
+            walked.push(root);
+        }
         let free: Vec<&String> = sources
             .iter()
             .filter(|s| !self.claimed.contains(*s))
             .collect();
-        for c in &self.checks {
-            let Some(pattern) = rust_pattern(&c.dir, &c.item) else {
-                continue;
-            };
+        for (c, pattern) in patterns {
             if let Some(rust) = free.iter().find(|s| glob(&pattern, s)) {
                 let why = if c.item.contains(UNKNOWN) {
                     "`*` is what cannot be expanded here"
@@ -134,6 +148,12 @@ fn rust_sources(srctree: &Path, rel: &str, exclude: &[&str], out: &mut Vec<Strin
     }
 }
 
+/// The folder (`""` or ending in `/`) under which every match of `pattern` lies.
+fn pattern_root(pattern: &str) -> &str {
+    let fixed = pattern.split(UNKNOWN).next().unwrap_or("");
+    fixed.rfind('/').map_or("", |i| &fixed[..=i])
+}
+
 /// The Rust sources an item could name, as a pattern (`UNKNOWN` matches anything, `/` too); `None`
 /// when it cannot name one (`foo.a`, `-DFOO`).
 fn rust_pattern(dir: &str, item: &str) -> Option<String> {
@@ -154,6 +174,22 @@ fn rust_pattern(dir: &str, item: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
+
+    #[test]
+    fn a_pattern_reaches_only_the_folder_before_its_first_unknown() {
+        use crate::makefile::UNKNOWN as U;
+        assert_eq!(
+            super::pattern_root(&format!("drivers/gpu/{U}.rs")),
+            "drivers/gpu/"
+        );
+        assert_eq!(
+            super::pattern_root(&format!("drivers/a{U}/b.rs")),
+            "drivers/"
+        );
+        assert_eq!(super::pattern_root(&format!("{U}/x.rs")), "");
+        assert_eq!(super::pattern_root("drivers/x.rs"), "drivers/");
+        assert_eq!(super::pattern_root("x.rs"), "");
+    }
 
     #[test]
     fn define_blocks_and_eval_lines_are_not_run() {
