@@ -3,8 +3,6 @@
 //! plus `$(foo-m)` in a module) whose Rust parts are crates of their own, with the composite's
 //! module file. A composite without a Rust part is none of rkbuild's business.
 
-use std::path::Path;
-
 use super::around::{items, Item};
 use super::found::{Composite, DriverObj, Part, PartLang, Skipped};
 use crate::makefile::{normalize, Scope, UNKNOWN};
@@ -26,7 +24,7 @@ pub(super) struct Object {
 /// One object of an `obj-` list in `dir` (`kind` `None`: its gate is off): a single-file
 /// driver, a composite, or neither.
 pub(super) fn object(
-    srctree: &Path,
+    is_file: &dyn Fn(&str) -> bool,
     scope: &Scope,
     dir: &str,
     stem: &str,
@@ -34,7 +32,6 @@ pub(super) fn object(
     it: &Item,
 ) -> Object {
     let mut found = Object::default();
-    let is_file = |rel: &str| srctree.join(rel).is_file();
     let obj = format!("{dir}{stem}.o");
     let modfile = format!("{dir}{stem}");
     // Kbuild's `multi-search`: `$(foo-objs)`, `$(foo-y)`, `$(foo-m)` or `$(foo-)` non-empty.

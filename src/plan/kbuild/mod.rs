@@ -22,6 +22,7 @@ mod cflags;
 mod composite;
 mod found;
 mod hidden;
+mod listing;
 mod walker;
 
 pub use cflags::{folder_c_flags, FolderCFlags, Spelling};

@@ -50,6 +50,7 @@ fn walk_from(
         extmod,
         out: Walk::default(),
         hidden: Hidden::default(),
+        listing: super::listing::Listing::new(srctree),
     };
     let mut queue = vec![Folder {
         dir: String::new(),
@@ -108,6 +109,7 @@ struct Walker<'a> {
     extmod: bool,
     out: Walk,
     hidden: Hidden,
+    listing: super::listing::Listing<'a>,
 }
 
 /// An object listed in a folder's `obj-` (or top-level) lists.
@@ -121,7 +123,7 @@ struct Listed {
 
 impl<'a> Walker<'a> {
     fn is_file(&self, rel: &str) -> bool {
-        self.srctree.join(rel).is_file()
+        self.listing.is_file(rel)
     }
 
     fn read_folder(&mut self, f: &Folder) -> Result<Scope<'a>, KbuildError> {
@@ -275,7 +277,8 @@ impl<'a> Walker<'a> {
             if !done.insert((o.stem.clone(), kind.is_some())) {
                 continue;
             }
-            let found = object(self.srctree, scope, &dir, &o.stem, kind, &o.it);
+            let is_file = |rel: &str| self.listing.is_file(rel);
+            let found = object(&is_file, scope, &dir, &o.stem, kind, &o.it);
             self.record(&dir, found);
         }
         folders
