@@ -91,3 +91,5 @@ done | median > "$WORK/rk-noop"
 python3 -c "
 m=float(open('$WORK/make-noop').read()); r=float(open('$WORK/rk-noop').read())
 print(f'no-op: make prepare samples/rust/ {m:.3f} s, rkbuild build {r:.3f} s: {m/r:.1f}x faster (goal >= 20x)')"
+source benches/rows.sh
+bench_row "no-op build, 6.12 (vs make prepare samples/rust/)" "$(cat "$WORK/rk-noop")" "$(cat "$WORK/make-noop")" s

@@ -43,7 +43,7 @@ hyperfine --runs "$RUNS" --export-json "$WORK/cold.json" \
     -n "rkbuild build -j2 --no-pipeline" "$RK build -S $S -O $WORK/o ${HOST[*]} -j2 -q --no-pipeline" \
     -n "make -j2 (same outputs)" "$M O=$WORK/o -j2 prepare samples/rust/ rust/exports.o"
 
-python3 - "$WORK/cold.json" "$VINTAGE" <<'PY'
+python3 - "$WORK/cold.json" "$VINTAGE" "$WORK/medians" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
 rk, wait, mk = (r[n] for n in ["rkbuild build -j2", "rkbuild build -j2 --no-pipeline",
@@ -52,4 +52,8 @@ for name, x in [("rkbuild", rk), ("rkbuild --no-pipeline", wait), ("make", mk)]:
     print(f"{sys.argv[2]}: {name}: median {x['median']:.1f} s (min {x['min']:.1f}, max {x['max']:.1f})")
 print(f"{sys.argv[2]}: make / rkbuild = {mk['median'] / rk['median']:.2f}x; "
       f"--no-pipeline / pipelined = {wait['median'] / rk['median']:.2f}x (medians, same run)")
+print(f"{rk['median']:.3f} {mk['median']:.3f}", file=open(sys.argv[3], "w"))
 PY
+read -r RKM MKM < "$WORK/medians"
+source benches/rows.sh
+bench_row "cold build $VINTAGE, -j2 (vs make -j2, same outputs)" "$RKM" "$MKM" s

@@ -39,7 +39,7 @@ done
 # Same content: rkbuild's rustc_cfg equals make's (as a set).
 diff <(sort "$work/make/include/generated/rustc_cfg") <(sort "$work/rk/include/generated/rustc_cfg") >/dev/null \
   && same=yes || same=NO
-python3 - "$same" "${tm[*]}" "${tr[*]}" "${ts[*]}" <<'PY'
+python3 - "$same" "${tm[*]}" "${tr[*]}" "${ts[*]}" "$work/medians" <<'PY'
 import statistics, sys
 same = sys.argv[1]
 m, r, k = ([float(x) for x in a.split()] for a in sys.argv[2:5])
@@ -49,4 +49,9 @@ print(f"make syncconfig : median {mm*1000:9.1f} ms  (min {min(m)*1000:.1f}, max 
 print(f"rkbuild config  : median {rr*1000:9.1f} ms  (min {min(r)*1000:.1f}, max {max(r)*1000:.1f})")
 print(f"rkbuild config -S (Kconfig checked, warm caches): median {kk*1000:9.1f} ms")
 print(f"ratio (make / rkbuild): {mm/rr:.0f}x; with the Kconfig check: {mm/kk:.1f}x")
+print(f"{rr*1000:.3f} {kk*1000:.3f} {mm*1000:.3f}", file=open(sys.argv[5], "w"))
 PY
+read -r R S M < "$work/medians"
+source "$here/benches/rows.sh"
+bench_row "config, no tree (vs make syncconfig)" "$R" "$M" ms
+bench_row "config -S, Kconfig checked, warm (vs make syncconfig)" "$S" "$M" ms

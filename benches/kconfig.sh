@@ -62,3 +62,7 @@ echo "  rkbuild why --all, probes cached, re-parse:     $P s   ($(echo "scale=1;
 echo "  rkbuild why --all, probes and parse cached:     $H s   ($(echo "scale=1; $K / $H" | bc)x)"
 echo "  rkbuild: $(tail -1 "$W/r/log" | sed 's/^ *//')"
 echo "  values differing from conf's .config: $differ lines of $(wc -l < "$W/k.vals")"
+source benches/rows.sh
+bench_row "Kconfig parse + eval, cold (vs conf --olddefconfig)" "$C" "$K" s
+bench_row "Kconfig, probes cached, re-parse (vs conf)" "$P" "$K" s
+bench_row "Kconfig, parse cache warm (vs conf)" "$H" "$K" s

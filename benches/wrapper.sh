@@ -59,6 +59,7 @@ def t(cmd, env):
     return (time.perf_counter() - s) * 1e3
 base = dict(os.environ)
 logged = dict(base, RKBUILD_LOG=f"{w}/calls.jsonl")
+rows = []
 print(f"rkbuild-rustc vs rustc: {runs} interleaved pairs per case (+3 warm-up), times in ms")
 print(f"{'case':<24}{'rustc med':>10}{'wrapper med':>12}{'ratio':>8}{'overhead med':>14}{'p25..p75':>16}")
 for label, args, env in [("-vV", ["-vV"], base), ("small crate", small, base),
@@ -72,6 +73,8 @@ for label, args, env in [("-vV", ["-vV"], base), ("small crate", small, base),
     q = st.quantiles(d, n=4)
     ma, mb = st.median(a), st.median(b)
     print(f"{label:<24}{ma:>10.2f}{mb:>12.2f}{mb/ma:>8.3f}{st.median(d):>14.2f}{q[0]:>8.2f}..{q[2]:.2f}")
+    if label == "-vV":
+        rows.append(("RUSTC wrapper on rustc -vV (vs rustc directly)", mb, ma))
 # The wrapper's own cost, without rustc's noise: `true` directly vs through the wrapper.
 tru = "/bin/true" if os.path.exists("/bin/true") else "/usr/bin/true"
 for label, env in [("own cost (exec)", dict(base, RKBUILD_RUSTC=tru)),
@@ -84,7 +87,13 @@ for label, env in [("own cost (exec)", dict(base, RKBUILD_RUSTC=tru)),
     d = sorted(y - x for x, y in zip(a, b))
     q = st.quantiles(d, n=4)
     print(f"{label:<24}{st.median(a):>10.2f}{st.median(b):>12.2f}{'':>8}{st.median(d):>14.2f}{q[0]:>8.2f}..{q[2]:.2f}")
+    if label == "own cost (exec)":
+        rows.append(("RUSTC wrapper running true (vs true directly)", st.median(b), st.median(a)))
 print(f"log lines written: {sum(1 for _ in open(f'{w}/calls.jsonl'))}")
+if os.environ.get("BENCH_ROWS"):
+    with open(os.environ["BENCH_ROWS"], "a") as f:
+        for what, rk, alt in rows:
+            f.write(f"{what}\t{rk:.3f}\t{alt:.3f}\tms\n")
 PY
 
 command -v perf >/dev/null || { echo "perf not found (Debian's linux-perf): own cost by perf stat not measured" >&2; exit 1; }
