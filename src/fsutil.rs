@@ -322,6 +322,12 @@ pub fn stamps_under(root: &Path, files: &[&str]) -> Vec<Option<(u64, u128)>> {
     })
 }
 
+/// Sets `path`'s modification time to `to` (only ever later: see `exec::settle`); the content
+/// is not touched.
+pub fn raise_mtime(path: &Path, to: std::time::SystemTime) -> std::io::Result<()> {
+    std::fs::File::open(path)?.set_modified(to)
+}
+
 /// A file's identity for caches: its canonical path, size and modification time.
 pub fn identity(path: &Path) -> Option<String> {
     let real = std::fs::canonicalize(path).ok()?;

@@ -12,6 +12,7 @@ pub mod pipeline;
 pub mod post;
 pub mod remote_exec;
 pub mod retouch;
+mod settle;
 
 use std::collections::BTreeSet;
 use std::io::{IsTerminal as _, Write as _};
@@ -783,6 +784,15 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         })
         .collect();
     let mut steps = steps;
+    if failed.is_none() {
+        let ran: Vec<bool> = steps
+            .iter()
+            .map(|s| matches!(s.status, Status::Built | Status::Cached))
+            .collect();
+        if let Err(e) = settle::settle(plan, &ran) {
+            failed = Some(format!("setting the outputs' times for make ({e:#})"));
+        }
+    }
     // When a step's dependency let it go: at its end, or at its metadata when pipelined.
     let let_go_after = |steps: &[StepReport], j: usize, user: usize| -> u64 {
         match steps[j].metadata_ms {
