@@ -119,14 +119,25 @@ pub fn parse_expression_token_variable_parameter(
 }
 
 fn parse_expression_token_parameter(input: KconfigInput) -> IResult<KconfigInput, ExpressionToken> {
+    // rkbuild's patch: inside double quotes a `"` closes them (a call may still hold quotes
+    // of its own). Before, a `"` inside could also open a nested pair, so a line of quotes
+    // that failed to parse was tried in every pairing: exponential (fuzz/regressions/kconfig).
+    alt((
+        map(
+            delimited(tag("\""), many1(parse_quoted_token_parameter), tag("\"")),
+            ExpressionToken::DoubleQuotes,
+        ),
+        parse_quoted_token_parameter,
+    ))
+    .parse(input)
+}
+
+/// A token of a parameter other than a double-quoted string.
+fn parse_quoted_token_parameter(input: KconfigInput) -> IResult<KconfigInput, ExpressionToken> {
     alt((
         map(tag("="), |_| ExpressionToken::Literal("=".to_string())),
         map(space1, |_| ExpressionToken::Space),
         map(tag("2>"), |_| ExpressionToken::Literal("2>".to_string())),
-        map(
-            delimited(tag("\""), parse_expression_parameter, tag("\"")),
-            ExpressionToken::DoubleQuotes,
-        ),
         map(
             delimited(tag("("), take_until(")"), tag(")")),
             |d: KconfigInput| ExpressionToken::Literal("(".to_string() + d.fragment() + ")"),
