@@ -789,7 +789,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             .iter()
             .map(|s| matches!(s.status, Status::Built | Status::Cached))
             .collect();
-        if let Err(e) = settle::settle(plan, &ran) {
+        if let Err(e) = settle::settle(plan, &index, &ran) {
             failed = Some(format!("setting the outputs' times for make ({e:#})"));
         }
     }

@@ -13,17 +13,16 @@ use std::time::SystemTime;
 use super::fingerprint;
 use crate::plan::Plan;
 
-/// `ran[i]`: step `i` was built or taken from the cache in this run. Returns the files raised.
-pub(super) fn settle(plan: &Plan, ran: &[bool]) -> anyhow::Result<usize> {
+/// `ran[i]`: step `i` was built or taken from the cache in this run; `index`: each step's
+/// place in the plan. Returns the files raised.
+pub(super) fn settle(
+    plan: &Plan,
+    index: &HashMap<&str, usize>,
+    ran: &[bool],
+) -> anyhow::Result<usize> {
     if !ran.iter().any(|r| *r) {
         return Ok(0);
     }
-    let index: HashMap<&str, usize> = plan
-        .steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.id.as_str(), i))
-        .collect();
     let mut newest: Vec<Option<SystemTime>> = vec![None; plan.steps.len()];
     let mut raised: HashSet<PathBuf> = HashSet::new();
     for (i, s) in plan.steps.iter().enumerate() {
