@@ -328,6 +328,17 @@ pub fn raise_mtime(path: &Path, to: std::time::SystemTime) -> std::io::Result<()
     std::fs::File::open(path)?.set_modified(to)
 }
 
+/// This rkbuild build, for caches written in a non-self-describing form (postcard): the running
+/// program's size and modification time stand for its build, so an entry is only read by the
+/// very binary that wrote it, never by one whose types may differ.
+pub fn this_build() -> String {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|e| stamp(&e))
+        .unwrap_or_default();
+    format!("{} {} {}", env!("CARGO_PKG_VERSION"), exe.0, exe.1)
+}
+
 /// A file's identity for caches: its canonical path, size and modification time.
 pub fn identity(path: &Path) -> Option<String> {
     let real = std::fs::canonicalize(path).ok()?;

@@ -55,7 +55,7 @@ pub struct Ctx<'a> {
 }
 
 /// Which kind of object a compile makes: built into the kernel image, or part of a module.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ObjKind {
     Kernel,

@@ -350,7 +350,7 @@ fn a_typo_in_a_kbuild_makefile_is_shown_with_its_line() {
 }
 
 /// `rkbuild plan` compiles nothing and runs no make: it writes exactly what `rkbuild config`
-/// writes (the inputs the printed commands name) and its tool cache, nothing else.
+/// writes (the inputs the printed commands name), its tool cache and its walk, nothing else.
 #[test]
 fn plan_writes_only_what_config_writes() {
     let obj = tempfile::tempdir().unwrap();
@@ -374,6 +374,8 @@ fn plan_writes_only_what_config_writes() {
         written,
         [
             ".rkbuild-tools.json",
+            // The makefile walk's result, for the next plan or build.
+            ".rkbuild-walk",
             // The object tree's lock (one rkbuild writes a tree at a time).
             ".rkbuild.lock",
             "include/generated/rustc_cfg",

@@ -181,12 +181,18 @@ fn tool_key(plan: &Plan, step: &Step) -> String {
 }
 
 /// Whether a step must run, and why.
-pub fn check(plan: &Plan, step: &Step, cfg: &DotConfig) -> Option<String> {
+pub fn check(
+    plan: &Plan,
+    step: &Step,
+    cfg: &DotConfig,
+    seen: Option<&mut fingerprint::Seen>,
+) -> Option<String> {
     if step.always {
         return Some("tests run every time".into());
     }
     let fp_path = fingerprint::path_for(&plan.objtree, &step.id);
-    let Some(old) = fingerprint::load(&fp_path) else {
+    let bytes = fingerprint::read(&fp_path);
+    let Some(old) = bytes.as_deref().and_then(fingerprint::view) else {
         return Some(if plan.objtree.join(&step.id).exists() {
             "no record of a finished build (interrupted?)".into()
         } else {
@@ -199,6 +205,7 @@ pub fn check(plan: &Plan, step: &Step, cfg: &DotConfig) -> Option<String> {
         &tool_key(plan, step),
         &plan.objtree,
         cfg,
+        seen,
     )
 }
 
@@ -339,7 +346,7 @@ fn write_fingerprint(plan: &Plan, step: &Step, cfg_syms: &DotConfig) -> anyhow::
             })
             .collect(),
     };
-    crate::fsutil::write_if_changed(&fp_path, &serde_json::to_vec_pretty(&fp)?)?;
+    fingerprint::save(&fp_path, &fp)?;
     Ok(())
 }
 
@@ -487,6 +494,8 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     let mut ready: std::collections::VecDeque<usize> =
         (0..n).filter(|&i| waiting[i] == 0).collect();
     let mut dep_rebuilt = vec![false; n];
+    // Stamps shared by the checks until the first step writes anything.
+    let mut seen = Some(fingerprint::Seen::new());
     let mut reports: Vec<Option<StepReport>> = vec![None; n];
     let mut starts: Vec<Duration> = vec![Duration::ZERO; n];
     let mut running: Vec<usize> = vec![];
@@ -535,7 +544,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
             } else if dep_rebuilt[i] {
                 Some("a dependency was rebuilt".to_string())
             } else {
-                check(plan, step, opts.cfg)
+                check(plan, step, opts.cfg, seen.as_mut())
             };
             let Some(why) = why else {
                 reports[i] = Some(StepReport::new(
@@ -548,6 +557,7 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
                 let_go(all, false, &mut waiting, &mut ready, &mut dep_rebuilt);
                 continue;
             };
+            seen = None;
             if let Some(cache) = opts.cache.filter(|_| !step.always && !resumed) {
                 match restore_from(cache, plan, step, opts.cfg) {
                     Ok(Some(log)) => {

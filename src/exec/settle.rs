@@ -72,7 +72,7 @@ pub(super) fn settle(
             }
         }
         if changed {
-            crate::fsutil::write_if_changed(&fp_path, &serde_json::to_vec_pretty(&fp)?)?;
+            fingerprint::save(&fp_path, &fp)?;
         }
     }
     Ok(raised.len())

@@ -784,6 +784,55 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
 ];
 
+/// What telling the built-in layouts apart needs: the name and `[detect]` of each, read from
+/// the top of its file. The whole description (70 KB of TOML for the three) is parsed only for
+/// the layout a run takes: parsing them all was a tenth of a no-op build.
+#[derive(Deserialize)]
+struct Head {
+    name: String,
+    detect: Detect,
+    #[serde(skip)]
+    at: usize,
+}
+
+/// The built-in layouts' heads, newest first.
+fn heads() -> &'static [Head] {
+    static HEADS: OnceLock<Vec<Head>> = OnceLock::new();
+    HEADS.get_or_init(|| {
+        let mut v: Vec<Head> = BUILTIN
+            .iter()
+            .enumerate()
+            .map(|(at, (file, text))| {
+                // The top-level keys and `[detect]`, up to the next table.
+                let end = text
+                    .find("\n[detect]")
+                    .and_then(|d| text[d + 1..].find("\n[").map(|n| d + 1 + n))
+                    .unwrap_or(text.len());
+                let mut h: Head =
+                    toml::from_str(&text[..end]).unwrap_or_else(|e| panic!("{file}: {e}"));
+                h.at = at;
+                h
+            })
+            .collect();
+        v.sort_by_key(|h| std::cmp::Reverse(h.detect.order));
+        v
+    })
+}
+
+impl Head {
+    /// The whole description, parsed on first use.
+    fn layout(&self) -> &'static Layout {
+        static PARSED: [OnceLock<Layout>; BUILTIN.len()] =
+            [const { OnceLock::new() }; BUILTIN.len()];
+        PARSED[self.at].get_or_init(|| {
+            let (file, text) = BUILTIN[self.at];
+            let l = Layout::parse(file, text).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(l.name, self.name, "{file}: the head and the whole differ");
+            l
+        })
+    }
+}
+
 impl Layout {
     /// Parses and checks a description.
     pub fn parse(file: &str, text: &str) -> Result<Layout, LayoutError> {
@@ -806,25 +855,18 @@ impl Layout {
     }
 
     /// The built-in layouts, newest first.
-    pub fn all() -> &'static [Layout] {
-        static ALL: OnceLock<Vec<Layout>> = OnceLock::new();
-        ALL.get_or_init(|| {
-            let mut v: Vec<Layout> = BUILTIN
-                .iter()
-                .map(|(f, t)| Layout::parse(f, t).unwrap_or_else(|e| panic!("{e}")))
-                .collect();
-            v.sort_by_key(|l| std::cmp::Reverse(l.detect.order));
-            v
-        })
+    pub fn all() -> impl Iterator<Item = &'static Layout> {
+        heads().iter().map(|h| h.layout())
     }
 
     /// A built-in layout by name (`--kbuild 6.12`).
     pub fn named(name: &str) -> Result<&'static Layout, LayoutError> {
-        Layout::all()
+        heads()
             .iter()
-            .find(|l| l.name == name)
+            .find(|h| h.name == name)
+            .map(Head::layout)
             .ok_or_else(|| {
-                let mut names: Vec<&str> = Layout::all().iter().map(|l| l.name.as_str()).collect();
+                let mut names: Vec<&str> = heads().iter().map(|h| h.name.as_str()).collect();
                 names.reverse();
                 LayoutError::Unknown(name.to_string(), names.join(", "))
             })
@@ -837,21 +879,23 @@ impl Layout {
 
     /// The newest built-in layout.
     pub fn newest() -> &'static Layout {
-        &Layout::all()[0]
+        heads()[0].layout()
     }
 
     /// The layout whose markers a source tree holds.
     pub fn detect_tree(srctree: &Path) -> Option<&'static Layout> {
-        Layout::all()
+        heads()
             .iter()
-            .find(|l| l.detect.tree.iter().any(|p| srctree.join(p).exists()))
+            .find(|h| h.detect.tree.iter().any(|p| srctree.join(p).exists()))
+            .map(Head::layout)
     }
 
     /// The layout a configuration's symbols tell (`present("RUSTC_LLVM_MAJOR_VERSION")`).
     pub fn detect_symbols(present: impl Fn(&str) -> bool) -> Option<&'static Layout> {
-        Layout::all()
+        heads()
             .iter()
-            .find(|l| l.detect.symbols.iter().any(|s| present(s)))
+            .find(|h| h.detect.symbols.iter().any(|s| present(s)))
+            .map(Head::layout)
     }
 
     /// The one place a run's vintage is settled: `--kbuild` (a name, or a description file

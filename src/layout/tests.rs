@@ -21,7 +21,7 @@ impl Facts for F {
 
 #[test]
 fn builtins_load_newest_first() {
-    let names: Vec<&str> = Layout::all().iter().map(|l| l.name.as_str()).collect();
+    let names: Vec<&str> = Layout::all().map(|l| l.name.as_str()).collect();
     assert_eq!(names, ["7.3", "6.12", "2021"]);
     assert_eq!(Layout::newest().name, "7.3");
     let e = Layout::named("5.4").unwrap_err().to_string();

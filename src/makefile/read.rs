@@ -35,6 +35,10 @@ pub struct Reader<'r> {
     pub files: Vec<String>,
     /// What make would read as makefile text that this reader did not run, in reading order.
     pub unread: Vec<Unread>,
+    /// Paths besides `files` whose presence the reading depended on (includes looked for,
+    /// folders listed for a pattern), relative to the root: a cache of what was read is only
+    /// good while they are unchanged.
+    pub looked_at: Vec<String>,
 }
 
 /// Makefile text make would run that the reader did not.
@@ -108,6 +112,7 @@ impl<'r> Reader<'r> {
             root,
             files: vec![],
             unread: vec![],
+            looked_at: vec![],
         }
     }
 
@@ -345,6 +350,9 @@ impl<'r> Reader<'r> {
                 ));
             }
             let rel = normalize(file);
+            if !file.starts_with('/') && !rel.starts_with("../") {
+                self.looked_at.push(rel.clone());
+            }
             if file.starts_with('/') || rel.starts_with("../") || !self.root.join(&rel).is_file() {
                 if optional {
                     continue;
@@ -360,11 +368,16 @@ impl<'r> Reader<'r> {
     }
 
     /// The first file of the tree matching `pattern` (see [`glob`]).
-    fn first_file_like(&self, pattern: &str) -> Option<String> {
+    fn first_file_like(&mut self, pattern: &str) -> Option<String> {
         let fixed = &pattern[..pattern.find(UNKNOWN).unwrap_or(pattern.len())];
         let base = &fixed[..fixed.rfind('/').map_or(0, |p| p + 1)];
         let mut todo = vec![base.to_string()];
         while let Some(dir) = todo.pop() {
+            self.looked_at.push(if dir.is_empty() {
+                ".".into()
+            } else {
+                dir.clone()
+            });
             let Ok(entries) = std::fs::read_dir(self.root.join(&dir)) else {
                 continue;
             };

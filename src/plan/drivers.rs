@@ -169,7 +169,8 @@ pub(super) fn with_drivers(
 ) -> anyhow::Result<Plan> {
     let ctx = inp.ctx;
     let check = check_build_error(inp);
-    let walk = super::kbuild::walk(inp.srctree, ctx.cfg, &["rust/", "scripts/"])?;
+    let walk =
+        super::kbuild::walk_stored(inp.srctree, inp.objtree, ctx.cfg, &["rust/", "scripts/"])?;
     let mut skipped = walk.skipped;
     steps.extend(single_steps(inp, clippy, &walk.drivers, singles)?);
     for d in walk.drivers {

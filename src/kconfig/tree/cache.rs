@@ -55,15 +55,10 @@ mod arc_strs {
 
 const CACHE_FORMAT: &str = concat!("rkbuild-kconfig-tree-6-", env!("CARGO_PKG_VERSION"));
 
-/// The format a cache is written in: postcard is not self-describing, so an entry is only read
-/// by the very binary that wrote it (its size and mtime stand for its build), never by one
-/// whose model types may differ.
+/// The format a cache is written in: postcard is not self-describing (see
+/// [`crate::fsutil::this_build`]).
 fn format() -> String {
-    let exe = std::env::current_exe()
-        .ok()
-        .and_then(|e| stamp(&e))
-        .unwrap_or_default();
-    format!("{CACHE_FORMAT} {} {}", exe.0, exe.1)
+    format!("{CACHE_FORMAT} {}", crate::fsutil::this_build())
 }
 
 /// The cache file for one tree, root and arch, named by a hash of the three (the canonical

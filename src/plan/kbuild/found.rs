@@ -7,7 +7,7 @@ use crate::mapping::ObjKind;
 
 /// A Rust crate to compile, found in a Kbuild makefile: a single-file driver (`foo.o` from
 /// `foo.rs`) or the Rust part of a composite object.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DriverObj {
     /// The object, relative to the trees (`drivers/misc/rust_hello.o`); for a part, the part's
     /// object (`samples/rust/rust_print_main.o`).
@@ -29,7 +29,7 @@ pub struct DriverObj {
 }
 
 /// What a part of a composite object is compiled from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PartLang {
     /// `part.rs`: a crate root (also listed in [`Walk::drivers`]).
@@ -43,7 +43,7 @@ pub enum PartLang {
 }
 
 /// One part of a composite object.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Part {
     /// `samples/rust/rust_print_events.o`.
     pub obj: String,
@@ -58,7 +58,7 @@ pub struct Part {
 
 /// A composite object (`foo.o` made of `$(foo-objs) $(foo-y)`, plus `$(foo-m)` for a module)
 /// with at least one Rust part.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Composite {
     /// `samples/rust/rust_print.o`.
     pub obj: String,
@@ -73,7 +73,7 @@ pub struct Composite {
 }
 
 /// A Rust driver that the configuration leaves out.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Skipped {
     pub obj: String,
     pub symbol: String,
@@ -84,7 +84,7 @@ pub struct Skipped {
 }
 
 /// Everything a walk of the makefiles found.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Walk {
     /// Every Rust crate to compile, sorted by object: single-file drivers and the Rust parts of
     /// composites.

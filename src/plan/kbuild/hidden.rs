@@ -71,7 +71,13 @@ impl Hidden {
 
     /// Fails on the first checked item that could name a Rust source of `srctree` (outside
     /// the `exclude` folders) that no list names.
-    pub(super) fn check(&self, srctree: &Path, exclude: &[&str]) -> Result<(), KbuildError> {
+    /// `listed` gets every folder read.
+    pub(super) fn check(
+        &self,
+        srctree: &Path,
+        exclude: &[&str],
+        listed: &mut Vec<String>,
+    ) -> Result<(), KbuildError> {
         let patterns: Vec<(&Check, String)> = self
             .checks
             .iter()
@@ -91,7 +97,7 @@ impl Hidden {
             if hidden || walked.iter().any(|w| inside(w)) || exclude.iter().any(|x| inside(x)) {
                 continue;
             }
-            rust_sources(srctree, root, exclude, &mut sources);
+            rust_sources(srctree, root, exclude, &mut sources, listed);
             walked.push(root);
         }
         let free: Vec<&String> = sources
@@ -125,7 +131,18 @@ fn looks_like_list(lhs: &str) -> bool {
 }
 
 /// Every `.rs` file under `rel`, except in the excluded folders and hidden ones.
-fn rust_sources(srctree: &Path, rel: &str, exclude: &[&str], out: &mut Vec<String>) {
+fn rust_sources(
+    srctree: &Path,
+    rel: &str,
+    exclude: &[&str],
+    out: &mut Vec<String>,
+    listed: &mut Vec<String>,
+) {
+    listed.push(if rel.is_empty() {
+        ".".into()
+    } else {
+        rel.into()
+    });
     let Ok(entries) = std::fs::read_dir(srctree.join(rel)) else {
         return;
     };
@@ -139,7 +156,7 @@ fn rust_sources(srctree: &Path, rel: &str, exclude: &[&str], out: &mut Vec<Strin
             Ok(t) if t.is_dir() => {
                 let sub = format!("{path}/");
                 if !exclude.contains(&sub.as_str()) {
-                    rust_sources(srctree, &sub, exclude, out);
+                    rust_sources(srctree, &sub, exclude, out, listed);
                 }
             }
             Ok(t) if t.is_file() && name.ends_with(".rs") => out.push(path),

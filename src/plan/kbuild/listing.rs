@@ -19,6 +19,8 @@ pub(super) struct Listing<'a> {
     root: &'a Path,
     /// By folder (`""` or ending in `/`): its entries, or `None` when it cannot be read.
     folders: RefCell<HashMap<String, Option<HashMap<String, Kind>>>>,
+    /// Paths asked with `stat` (links, odd names).
+    asked: RefCell<Vec<String>>,
 }
 
 impl<'a> Listing<'a> {
@@ -26,6 +28,7 @@ impl<'a> Listing<'a> {
         Listing {
             root,
             folders: RefCell::default(),
+            asked: RefCell::default(),
         }
     }
 
@@ -37,7 +40,7 @@ impl<'a> Listing<'a> {
             || !dir.split('/').filter(|p| !p.is_empty()).all(plain)
             || rel.starts_with('/')
         {
-            return self.root.join(rel).is_file();
+            return self.ask(rel);
         }
         let kind = {
             let mut folders = self.folders.borrow_mut();
@@ -53,8 +56,24 @@ impl<'a> Listing<'a> {
             None => false,
             Some(Kind::File) => true,
             Some(Kind::Other) => false,
-            Some(Kind::Ask) => self.root.join(rel).is_file(),
+            Some(Kind::Ask) => self.ask(rel),
         }
+    }
+
+    fn ask(&self, rel: &str) -> bool {
+        self.asked.borrow_mut().push(rel.to_string());
+        self.root.join(rel).is_file()
+    }
+
+    /// Every folder read and path asked (`.` for the root), which the answers hold while
+    /// unchanged: a folder's modification time moves when an entry is added, removed or renamed.
+    pub(super) fn looked_at(&self) -> impl Iterator<Item = String> {
+        let folders: Vec<String> = self.folders.borrow().keys().cloned().collect();
+        let asked = self.asked.borrow().clone();
+        folders
+            .into_iter()
+            .map(|f| if f.is_empty() { ".".into() } else { f })
+            .chain(asked)
     }
 }
 

@@ -23,10 +23,12 @@ mod composite;
 mod found;
 mod hidden;
 mod listing;
+mod stored;
 mod walker;
 
 pub use cflags::{folder_c_flags, FolderCFlags, Spelling};
 pub use found::{Composite, DriverObj, KbuildError, Part, PartLang, Skipped, Walk};
+pub use stored::walk_stored;
 pub use walker::{scan, walk, walk_extmod};
 
 #[cfg(test)]

@@ -28,13 +28,23 @@ pub fn scan(
 
 /// [`scan`], with the composites and the makefiles read.
 pub fn walk(srctree: &Path, cfg: &DotConfig, exclude: &[&str]) -> Result<Walk, KbuildError> {
+    walk_from(srctree, cfg, exclude, false).map(|(w, _)| w)
+}
+
+/// [`walk`], with every path of the source tree the result depends on: the makefiles read,
+/// the folders listed and the paths looked for (for [`super::stored`]).
+pub(super) fn walk_looking(
+    srctree: &Path,
+    cfg: &DotConfig,
+    exclude: &[&str],
+) -> Result<(Walk, Vec<String>), KbuildError> {
     walk_from(srctree, cfg, exclude, false)
 }
 
 /// An external module's folder (`make M=DIR`) and the folders it lists, read as Kbuild reads
 /// them (`Kbuild`, else `Makefile`, with `KERNELRELEASE` set); paths are relative to `moddir`.
 pub fn walk_extmod(moddir: &Path, cfg: &DotConfig) -> Result<Walk, KbuildError> {
-    walk_from(moddir, cfg, &[], true)
+    walk_from(moddir, cfg, &[], true).map(|(w, _)| w)
 }
 
 fn walk_from(
@@ -42,7 +52,7 @@ fn walk_from(
     cfg: &DotConfig,
     exclude: &[&str],
     extmod: bool,
-) -> Result<Walk, KbuildError> {
+) -> Result<(Walk, Vec<String>), KbuildError> {
     let mut w = Walker {
         srctree,
         cfg,
@@ -51,6 +61,7 @@ fn walk_from(
         out: Walk::default(),
         hidden: Hidden::default(),
         listing: super::listing::Listing::new(srctree),
+        looked_at: vec![],
     };
     let mut queue = vec![Folder {
         dir: String::new(),
@@ -68,7 +79,12 @@ fn walk_from(
         subs.reverse();
         queue.extend(subs);
     }
-    w.hidden.check(srctree, exclude)?;
+    let mut looked_at = w.looked_at;
+    w.hidden.check(srctree, exclude, &mut looked_at)?;
+    looked_at.extend(w.listing.looked_at());
+    looked_at.extend(w.out.makefiles.iter().cloned());
+    looked_at.sort_unstable();
+    looked_at.dedup();
     let mut out = w.out;
     // Listed twice (`obj-y` and `obj-m`, or two makefiles): Kbuild builds it in.
     out.drivers.sort_by(|a, b| {
@@ -88,7 +104,7 @@ fn walk_from(
     out.skipped.retain(|s| !built.contains(s.obj.as_str()));
     out.skipped.sort_by(|a, b| a.obj.cmp(&b.obj));
     out.skipped.dedup_by(|a, b| a.obj == b.obj);
-    Ok(out)
+    Ok((out, looked_at))
 }
 
 /// A folder to walk, and where it is listed.
@@ -110,6 +126,8 @@ struct Walker<'a> {
     out: Walk,
     hidden: Hidden,
     listing: super::listing::Listing<'a>,
+    /// What the makefile readers looked for besides the files they read.
+    looked_at: Vec<String>,
 }
 
 /// An object listed in a folder's `obj-` (or top-level) lists.
@@ -171,6 +189,7 @@ impl<'a> Walker<'a> {
             reader.read_file(&mut scope, &file, &Includes::Follow)?;
         }
         self.out.makefiles.extend(reader.files);
+        self.looked_at.extend(reader.looked_at);
         for u in reader.unread {
             self.hidden.unread(&f.dir, u);
         }
