@@ -222,7 +222,9 @@ fn parse_function_name(input: KconfigInput<'_>) -> IResult<KconfigInput<'_>, &st
 
 pub fn parse_function_call(input: KconfigInput) -> IResult<KconfigInput, FunctionCall> {
     // rkbuild's patch: each place is parsed as a call at most once per file (see `calls`).
-    let key = input.fragment().as_ptr() as usize;
+    // The place and how far the text goes from it: a parser may hand on a shorter view of the
+    // same text (a line), where the call found in the whole text does not fit.
+    let key = (input.fragment().as_ptr() as usize, input.fragment().len());
     if let Some(known) = calls::get(key) {
         return known.rebuild(input);
     }
@@ -240,7 +242,8 @@ pub fn parse_function_call(input: KconfigInput) -> IResult<KconfigInput, Functio
 /// quotes…) try a call at the same place, and each re-parsed everything nested in it, so the
 /// time doubled with each level of nesting: a fuzzer's one-line `$(a,"$(b,"…` of 12 levels
 /// took 15 s. Remembered, each place costs one parse. Keyed by the place's address in the
-/// text, so `private_parse_kconfig` clears it around each file (a later text may reuse it).
+/// text and the length of the text from there, so `private_parse_kconfig` clears it around
+/// each file (a later text may reuse the address).
 pub(crate) mod calls {
     use std::cell::RefCell;
     use std::collections::HashMap;
@@ -258,14 +261,14 @@ pub(crate) mod calls {
     }
 
     thread_local! {
-        static KNOWN: RefCell<HashMap<usize, Known>> = RefCell::new(HashMap::new());
+        static KNOWN: RefCell<HashMap<(usize, usize), Known>> = RefCell::new(HashMap::new());
     }
 
     pub(crate) fn clear() {
         KNOWN.with(|k| k.borrow_mut().clear());
     }
 
-    pub(crate) fn get(key: usize) -> Option<Known> {
+    pub(crate) fn get(key: (usize, usize)) -> Option<Known> {
         KNOWN.with(|k| {
             k.borrow().get(&key).map(|known| match known {
                 Known::Call(n, c) => Known::Call(*n, c.clone()),
@@ -274,7 +277,11 @@ pub(crate) mod calls {
         })
     }
 
-    pub(crate) fn put(key: usize, input: &KconfigInput, r: &IResult<KconfigInput, FunctionCall>) {
+    pub(crate) fn put(
+        key: (usize, usize),
+        input: &KconfigInput,
+        r: &IResult<KconfigInput, FunctionCall>,
+    ) {
         let from = |at: &KconfigInput| at.location_offset().saturating_sub(input.location_offset());
         let known = match r {
             Ok((rest, call)) => Known::Call(from(rest), call.clone()),
