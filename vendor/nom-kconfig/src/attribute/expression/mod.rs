@@ -15,7 +15,7 @@ use nom::{
     bytes::complete::tag,
     combinator::{map, opt},
     multi::many0,
-    sequence::{pair, preceded},
+    sequence::{pair, preceded, terminated},
     IResult, Parser,
 };
 #[cfg(feature = "deserialize")]
@@ -138,5 +138,13 @@ pub fn parse_if_attribute(input: KconfigInput) -> IResult<KconfigInput, Option<E
 }
 
 pub fn parse_if_expression(input: KconfigInput) -> IResult<KconfigInput, Expression> {
-    map(pair(wsi(tag("if")), wsi(parse_expression)), |(_, e)| e).parse(input)
+    // rkbuild's patch: `if` is a keyword only as a whole word, as the kernel's lexer reads
+    // words (`if-success = …` assigns `if-success`).
+    let keyword = terminated(
+        tag("if"),
+        nom::combinator::not(nom::character::complete::satisfy(|c: char| {
+            c.is_alphanumeric() || c == '_' || c == '-'
+        })),
+    );
+    map(pair(wsi(keyword), wsi(parse_expression)), |(_, e)| e).parse(input)
 }
