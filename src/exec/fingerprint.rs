@@ -203,11 +203,39 @@ pub fn stale_reason(
 /// the step runs again.
 const FORMAT: &[u8] = b"rkbuild-fingerprint-2\n";
 
-/// The fingerprint at `path`, if there is one in this format. (Binary: a no-op build of a 6.12
-/// tree reads 19 of them, 0.9 MB as JSON, and parsing the JSON was a fifth of its time.)
+/// The fingerprint at `path`. (Binary: a no-op build of a 6.12 tree reads 19 of them, 0.9 MB
+/// as JSON, and parsing the JSON was a fifth of its time.) One an earlier rkbuild wrote as JSON
+/// holds the same facts and is read too, so an upgrade rebuilds nothing.
 pub fn load(path: &Path) -> Option<Fingerprint> {
     let bytes = std::fs::read(path).ok()?;
-    postcard::from_bytes(bytes.strip_prefix(FORMAT)?).ok()
+    match bytes.strip_prefix(FORMAT) {
+        Some(b) => postcard::from_bytes(b).ok(),
+        None => serde_json::from_slice(&bytes).ok(),
+    }
+}
+
+impl Fingerprint {
+    /// Viewed as a stored one, for [`stale_reason`].
+    pub fn as_stored(&self) -> Stored<'_> {
+        fn stamp(f: &FileStamp) -> StampRef<'_> {
+            StampRef {
+                path: f.path.as_str(),
+                size: f.size,
+                mtime_ns: f.mtime_ns,
+            }
+        }
+        Stored {
+            command: &self.command,
+            tool: &self.tool,
+            inputs: self.inputs.iter().map(stamp).collect(),
+            outputs: self.outputs.iter().map(stamp).collect(),
+            config: self
+                .config
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect(),
+        }
+    }
 }
 
 /// The bytes of the fingerprint at `path`, to read with [`view`].
@@ -215,7 +243,8 @@ pub fn read(path: &Path) -> Option<Vec<u8>> {
     std::fs::read(path).ok()
 }
 
-/// A fingerprint's bytes read in place; `None` in another format.
+/// A fingerprint's bytes read in place; `None` in another format (an earlier rkbuild's JSON:
+/// read it with [`load`]).
 pub fn view(bytes: &[u8]) -> Option<Stored<'_>> {
     postcard::from_bytes(bytes.strip_prefix(FORMAT)?).ok()
 }
@@ -285,9 +314,26 @@ mod tests {
             check("rustc in.rs", "CONFIG_A=y\n", None).unwrap(),
             "`in.rs` changed"
         );
-        // Another format (an older rkbuild's JSON) is no record.
+        // An earlier rkbuild's JSON holds the same facts: read by `load`, not in place.
+        let json = serde_json::to_vec_pretty(&load(&file).unwrap()).unwrap();
+        std::fs::write(&file, &json).unwrap();
+        assert!(view(&json).is_none());
+        let old = load(&file).unwrap();
+        assert_eq!(
+            stale_reason(
+                &old.as_stored(),
+                "rkbuild in.rs",
+                "rustc 1.85",
+                d.path(),
+                &cfg("CONFIG_A=y\n"),
+                None
+            )
+            .unwrap(),
+            "the command line changed"
+        );
+        // Anything else is no record.
         std::fs::write(&file, b"{}").unwrap();
-        assert!(load(&file).is_none() && view(b"{}").is_none());
+        assert!(load(&file).is_none());
     }
 
     #[test]

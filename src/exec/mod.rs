@@ -192,7 +192,16 @@ pub fn check(
     }
     let fp_path = fingerprint::path_for(&plan.objtree, &step.id);
     let bytes = fingerprint::read(&fp_path);
-    let Some(old) = bytes.as_deref().and_then(fingerprint::view) else {
+    let mut viewed = bytes.as_deref().and_then(fingerprint::view);
+    // An earlier rkbuild's fingerprint (JSON) is read whole.
+    let legacy = match (&viewed, &bytes) {
+        (None, Some(_)) => fingerprint::load(&fp_path),
+        _ => None,
+    };
+    if let Some(fp) = &legacy {
+        viewed = Some(fp.as_stored());
+    }
+    let Some(old) = viewed else {
         return Some(if plan.objtree.join(&step.id).exists() {
             "no record of a finished build (interrupted?)".into()
         } else {
