@@ -109,8 +109,9 @@ pub fn target_spec(data: &[u8]) {
 }
 
 /// A Kconfig file (the tree's top `Kconfig`, its `source` lines looked up in a scratch
-/// folder): parsed and flattened, or refused with an error; never a panic or a hang. Nothing
-/// is evaluated: `$(shell,…)` would run.
+/// folder): parsed and flattened, or refused with an error; never a panic or a hang. rkbuild's
+/// parser builds the same AST as nom-kconfig, or fails with the same error. Nothing is
+/// evaluated: `$(shell,…)` would run.
 pub fn kconfig(data: &[u8]) {
     use crate::kconfig::tree::Kconfig;
     thread_local! {
@@ -123,6 +124,13 @@ pub fn kconfig(data: &[u8]) {
                 assert!(!name.is_empty(), "a symbol without a name: {sym:?}");
             }
         }
+        let c = crate::kconfig::tree::compare_parsers(d.path(), "x86", &|_| true)
+            .expect("the Kconfig just written");
+        assert!(
+            c.differences.is_empty(),
+            "the two parsers differ:\n{}",
+            c.differences.join("\n")
+        );
     });
 }
 

@@ -13,6 +13,7 @@
 mod cache;
 mod convert;
 mod parse;
+mod scan;
 mod source_text;
 mod symbols;
 
@@ -22,6 +23,8 @@ use std::sync::Arc;
 use super::SymType;
 
 pub use convert::{call, expr};
+#[doc(hidden)]
+pub use parse::{compare_parsers, ParserComparison};
 pub use symbols::{Meta, Symbols};
 
 /// A place in the Kconfig sources.

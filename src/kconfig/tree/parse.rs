@@ -42,9 +42,22 @@ pub(super) fn parse(srctree: &Path, root: &str, srcarch: &str) -> Result<Parsed,
     let text = kf
         .read_to_string()
         .map_err(|_| KconfigError::NoKconfig(srctree.into()))?;
-    nom_kconfig::parse_kconfig(KconfigInput::new_extra(&text, kf))
-        .map(|(_, k)| Parsed::Whole(k))
+    parse_text(&text, kf)
+        .map(Parsed::Whole)
         .map_err(|e| syntax_error(srctree, root, e))
+}
+
+/// One file's text: rkbuild's own parser (`scan`), or nom-kconfig alone when
+/// `RKBUILD_KCONFIG_NOM` is set (to compare the two, and as a way out).
+fn parse_text(
+    text: &str,
+    kf: KconfigFile,
+) -> Result<nom_kconfig::Kconfig, nom_kconfig::error::Error> {
+    static NOM_ONLY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *NOM_ONLY.get_or_init(|| std::env::var_os("RKBUILD_KCONFIG_NOM").is_some()) {
+        return nom_kconfig::parse_kconfig(KconfigInput::new_extra(text, kf)).map(|(_, k)| k);
+    }
+    super::scan::parse_kconfig(text, kf)
 }
 
 fn new_file(srctree: &Path, file: &str, srcarch: &str) -> KconfigFile {
@@ -155,9 +168,7 @@ fn parse_parallel(
                     let parse = || {
                         let kf = new_file(srctree, &files[i].1, srcarch);
                         let text = kf.read_to_string().map_err(|_| ParseFailure::Missing)?;
-                        nom_kconfig::parse_kconfig(KconfigInput::new_extra(&text, kf))
-                            .map(|(_, k)| k)
-                            .map_err(ParseFailure::Syntax)
+                        parse_text(&text, kf).map_err(ParseFailure::Syntax)
                     };
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse))
                         .unwrap_or(Err(ParseFailure::Missing));
@@ -172,6 +183,132 @@ fn parse_parallel(
         .into_iter()
         .map(|r| r.unwrap_or(Err(ParseFailure::Missing)))
         .collect()
+}
+
+/// What [`compare_parsers`] found: how much it compared, how often `scan` handed a place or a
+/// whole file to nom-kconfig, each parser's time, and the first difference.
+#[derive(Debug, Default)]
+pub struct ParserComparison {
+    pub files: usize,
+    pub handed: usize,
+    pub whole_files: usize,
+    pub nom_time: std::time::Duration,
+    pub scan_time: std::time::Duration,
+    pub differences: Vec<String>,
+}
+
+/// Parses each file the top Kconfig sources (those `wanted`; the top one itself when it is not
+/// a list of `source` lines), with everything they source, with nom-kconfig and with `scan`, on
+/// this thread, and compares the two ASTs, or their errors.
+pub fn compare_parsers(
+    srctree: &Path,
+    srcarch: &str,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<ParserComparison, KconfigError> {
+    let root = std::fs::read_to_string(srctree.join("Kconfig"))
+        .map_err(|_| KconfigError::NoKconfig(srctree.into()))?;
+    // The kernel's root is a list of `source` lines, each parsed on its own; another is one file.
+    let files = match top_level_sources(&root, srcarch) {
+        Some(s) => s.into_iter().map(|(_, p)| p).collect(),
+        None => vec!["Kconfig".to_string()],
+    };
+    let mut out = ParserComparison::default();
+    super::scan::take_counts();
+    for path in files.iter().filter(|p| wanted(p)) {
+        let kf = new_file(srctree, path, srcarch);
+        let Ok(text) = kf.read_to_string() else {
+            continue;
+        };
+        let t = std::time::Instant::now();
+        let nom =
+            nom_kconfig::parse_kconfig(KconfigInput::new_extra(&text, kf.clone())).map(|(_, k)| k);
+        out.nom_time += t.elapsed();
+        let t = std::time::Instant::now();
+        let scan = super::scan::parse_kconfig(&text, kf);
+        out.scan_time += t.elapsed();
+        match (nom, scan) {
+            (Ok(a), Ok(b)) => {
+                out.files += count_files(&a);
+                first_difference(&a, &b, &mut out.differences);
+            }
+            (Err(a), Err(b)) if format!("{a:?}") == format!("{b:?}") => {}
+            (a, b) => out.differences.push(format!(
+                "{path}: nom-kconfig {}, scan {}",
+                a.map(|_| "parsed".to_string())
+                    .unwrap_or_else(|e| format!("{e:?}")),
+                b.map(|_| "parsed".to_string())
+                    .unwrap_or_else(|e| format!("{e:?}"))
+            )),
+        }
+    }
+    (out.handed, out.whole_files) = super::scan::take_counts();
+    Ok(out)
+}
+
+fn count_files(k: &nom_kconfig::Kconfig) -> usize {
+    fn entries(e: &[nom_kconfig::Entry]) -> usize {
+        use nom_kconfig::Entry;
+        e.iter()
+            .map(|e| match e {
+                Entry::Source(s) => s.kconfigs.iter().map(count_files).sum(),
+                Entry::Menu(m) => entries(&m.entries),
+                Entry::If(i) => entries(&i.entries),
+                Entry::Choice(c) => entries(&c.entries),
+                _ => 0,
+            })
+            .sum()
+    }
+    1 + entries(&k.entries)
+}
+
+/// The innermost entry where the two ASTs differ, with its file, both sides printed.
+fn first_difference(a: &nom_kconfig::Kconfig, b: &nom_kconfig::Kconfig, out: &mut Vec<String>) {
+    use nom_kconfig::Entry;
+    if a == b {
+        return;
+    }
+    if a.file != b.file || a.entries.len() != b.entries.len() {
+        out.push(format!(
+            "{}: {} entries from nom-kconfig, {} from scan (file {:?})",
+            a.file,
+            a.entries.len(),
+            b.entries.len(),
+            b.file
+        ));
+        return;
+    }
+    for (x, y) in a.entries.iter().zip(&b.entries) {
+        if x == y {
+            continue;
+        }
+        let inner = |xs: &[Entry], ys: &[Entry], out: &mut Vec<String>| {
+            let wrap = |e: &[Entry]| nom_kconfig::Kconfig {
+                file: a.file.clone(),
+                entries: e.to_vec(),
+            };
+            first_difference(&wrap(xs), &wrap(ys), out)
+        };
+        match (x, y) {
+            (Entry::Source(s), Entry::Source(t)) if s.kconfigs.len() == t.kconfigs.len() => {
+                for (k, l) in s.kconfigs.iter().zip(&t.kconfigs) {
+                    first_difference(k, l, out)
+                }
+            }
+            (Entry::Menu(m), Entry::Menu(n)) if m.prompt == n.prompt && m.entries != n.entries => {
+                inner(&m.entries, &n.entries, out)
+            }
+            (Entry::If(m), Entry::If(n)) if m.condition == n.condition => {
+                inner(&m.entries, &n.entries, out)
+            }
+            (Entry::Choice(m), Entry::Choice(n)) if m.options == n.options => {
+                inner(&m.entries, &n.entries, out)
+            }
+            _ => out.push(format!(
+                "{}:\n  nom-kconfig: {x:?}\n  scan:        {y:?}",
+                a.file
+            )),
+        }
+    }
 }
 
 #[cfg(test)]

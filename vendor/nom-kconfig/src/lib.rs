@@ -31,6 +31,7 @@ pub mod entry;
 pub mod error;
 pub mod kconfig;
 pub mod kconfig_file;
+pub mod step;
 pub mod string;
 pub mod symbol;
 pub mod tristate;

@@ -38,7 +38,7 @@ use std::path::PathBuf;
 mod source_test;
 
 #[cfg(feature = "glob-wildcard")]
-enum JoinPathMode {
+pub(crate) enum JoinPathMode {
     Relative,
 
     Root,
@@ -139,7 +139,7 @@ fn parse_source_kconfig(
 }
 
 #[cfg(feature = "glob-wildcard")]
-fn expand_source_files<'a>(
+pub(crate) fn expand_source_files<'a>(
     input: KconfigInput<'a>,
     file: &str,
     mode: JoinPathMode,
