@@ -124,13 +124,14 @@ pub fn kconfig(data: &[u8]) {
                 assert!(!name.is_empty(), "a symbol without a name: {sym:?}");
             }
         }
-        let c = crate::kconfig::tree::compare_parsers(d.path(), "x86", &|_| true)
-            .expect("the Kconfig just written");
-        assert!(
-            c.differences.is_empty(),
-            "the two parsers differ:\n{}",
-            c.differences.join("\n")
-        );
+        // (Not text: neither parser reads it.)
+        if let Ok(c) = crate::kconfig::tree::compare_parsers(d.path(), "x86", &|_| true) {
+            assert!(
+                c.differences.is_empty(),
+                "the two parsers differ:\n{}",
+                c.differences.join("\n")
+            );
+        }
     });
 }
 

@@ -240,6 +240,9 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
     };
     if let Some(session) = &kconfig {
         let user = bc.tree.cfg.clone();
+        session.x.prefetch(|| {
+            Eval::new(&session.kc, &user, &session.x).rust_checks();
+        });
         let ev = Eval::new(&session.kc, &user, &session.x);
         let checks = ev.rust_checks();
         session.x.save();

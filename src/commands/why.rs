@@ -59,6 +59,9 @@ fn open(opts: &TreeOpts) -> anyhow::Result<(Tree, Session)> {
 pub fn run_all(opts: &TreeOpts) -> anyhow::Result<AllReport> {
     let (tree, session) = open(opts)?;
     let start = std::time::Instant::now();
+    session.x.prefetch(|| {
+        Eval::new(&session.kc, &tree.cfg, &session.x).auto_conf();
+    });
     let ev = Eval::new(&session.kc, &tree.cfg, &session.x);
     let values = ev.auto_conf();
     let eval_ms = start.elapsed().as_millis();
@@ -79,6 +82,9 @@ pub fn run_all(opts: &TreeOpts) -> anyhow::Result<AllReport> {
 pub fn run(opts: &TreeOpts, symbol: &str) -> anyhow::Result<WhyReport> {
     let name = symbol_name(symbol)?;
     let (tree, session) = open(opts)?;
+    session.x.prefetch(|| {
+        Eval::new(&session.kc, &tree.cfg, &session.x).why(&name, 0);
+    });
     let ev = Eval::new(&session.kc, &tree.cfg, &session.x);
     let why = ev.why(&name, 0);
     session.x.save();

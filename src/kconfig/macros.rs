@@ -203,6 +203,10 @@ pub struct Expander {
     workdir: tempfile::TempDir,
     /// Number of probes actually run (not from the cache).
     pub ran: RefCell<usize>,
+    /// While [`Expander::prefetch`] looks ahead: the probes asked for, none of them run.
+    wanted: RefCell<Option<Vec<String>>>,
+    /// No probe result was kept for these tools: the first evaluation runs them all.
+    cold: bool,
 }
 
 impl Expander {
@@ -230,7 +234,10 @@ impl Expander {
             notes: RefCell::new(vec![]),
             workdir: tempfile::tempdir().expect("a temporary folder"),
             ran: RefCell::new(0),
+            wanted: RefCell::new(None),
+            cold: false,
         };
+        x.cold = x.cache.borrow().is_empty();
         for (name, op, value) in variables {
             // nom-kconfig reads `empty :=` (nothing after it) together with the next line.
             if value.contains('\n') || (name == "empty" && !value.is_empty()) {
@@ -370,39 +377,100 @@ impl Expander {
         String::new()
     }
 
+    /// Runs side by side the probes that `look_ahead` (an evaluation, run here with every
+    /// probe not yet known answered as a failure with no output) asks for, and keeps their
+    /// results, so that the real evaluation after it finds them. Kconfig runs its probes one at
+    /// a time; most are independent compiler checks. A probe the real evaluation asks for that
+    /// the look-ahead did not (its command depends on another probe's answer) just runs then.
+    /// Only when no result was kept for these tools: otherwise the look-ahead would cost an
+    /// evaluation to find, most likely, nothing.
+    pub fn prefetch(&self, look_ahead: impl FnOnce()) {
+        if !self.cold {
+            return;
+        }
+        let used = self.used.take();
+        let notes = self.notes.take();
+        *self.wanted.borrow_mut() = Some(vec![]);
+        look_ahead();
+        let mut wanted = self.wanted.take().unwrap_or_default();
+        *self.used.borrow_mut() = used;
+        *self.notes.borrow_mut() = notes;
+        wanted.sort();
+        wanted.dedup();
+        if wanted.len() < 2 {
+            return;
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let probes = std::sync::Mutex::new(vec![]);
+        let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+        std::thread::scope(|s| {
+            for _ in 0..workers.min(wanted.len()) {
+                let (env, dir) = (&self.env, self.workdir.path());
+                let (next, wanted, probes) = (&next, &wanted, &probes);
+                s.spawn(move || loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(command) = wanted.get(i) else { break };
+                    let p = run(env, dir, command);
+                    probes.lock().expect("probes").push(p);
+                });
+            }
+        });
+        let probes = probes.into_inner().expect("probes");
+        *self.ran.borrow_mut() += probes.len();
+        *self.dirty.borrow_mut() = true;
+        let mut cache = self.cache.borrow_mut();
+        for p in probes {
+            cache.insert(p.command.clone(), p);
+        }
+    }
+
     /// Runs `sh -c command` (or takes it from the cache).
     pub fn shell(&self, command: &str) -> Probe {
+        if let Some(w) = self.wanted.borrow_mut().as_mut() {
+            if let Some(p) = self.cache.borrow().get(command) {
+                return p.clone();
+            }
+            w.push(command.to_string());
+            return Probe {
+                command: command.to_string(),
+                ok: false,
+                stdout: String::new(),
+                stderr: String::new(),
+            };
+        }
         self.used.borrow_mut().push(command.to_string());
         if let Some(p) = self.cache.borrow().get(command) {
             return p.clone();
         }
-        let mut p = Process::new("sh")
-            .arg("-c")
-            .arg(command)
-            .cwd(self.workdir.path());
-        for (k, v) in &self.env.vars {
-            p = p.env(k, v);
-        }
         *self.ran.borrow_mut() += 1;
-        let probe = match p.output() {
-            Ok(o) => Probe {
-                command: command.to_string(),
-                ok: o.success(),
-                stdout: o.stdout,
-                stderr: o.stderr,
-            },
-            Err(e) => Probe {
-                command: command.to_string(),
-                ok: false,
-                stdout: String::new(),
-                stderr: format!("{e:#}"),
-            },
-        };
+        let probe = run(&self.env, self.workdir.path(), command);
         self.cache
             .borrow_mut()
             .insert(command.to_string(), probe.clone());
         *self.dirty.borrow_mut() = true;
         probe
+    }
+}
+
+/// One probe, for real: `sh -c command` in the scratch folder `dir` with Kbuild's variables.
+fn run(env: &MacroEnv, dir: &Path, command: &str) -> Probe {
+    let mut p = Process::new("sh").arg("-c").arg(command).cwd(dir);
+    for (k, v) in &env.vars {
+        p = p.env(k, v);
+    }
+    match p.output() {
+        Ok(o) => Probe {
+            command: command.to_string(),
+            ok: o.success(),
+            stdout: o.stdout,
+            stderr: o.stderr,
+        },
+        Err(e) => Probe {
+            command: command.to_string(),
+            ok: false,
+            stdout: String::new(),
+            stderr: format!("{e:#}"),
+        },
     }
 }
 
