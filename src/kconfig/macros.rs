@@ -192,7 +192,7 @@ enum Flavor {
 /// probes each expansion used.
 pub struct Expander {
     env: MacroEnv,
-    vars: HashMap<String, (Flavor, String)>,
+    vars: RefCell<HashMap<String, (Flavor, String)>>,
     cache: RefCell<HashMap<String, Probe>>,
     cache_file: Option<PathBuf>,
     dirty: RefCell<bool>,
@@ -224,9 +224,10 @@ impl Expander {
             .and_then(|f| std::fs::read(f).ok())
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default();
-        let mut x = Expander {
+        let cold = cache.is_empty();
+        let x = Expander {
             env,
-            vars,
+            vars: RefCell::new(vars),
             cache: RefCell::new(cache),
             cache_file,
             dirty: RefCell::new(false),
@@ -235,9 +236,19 @@ impl Expander {
             workdir: tempfile::tempdir().expect("a temporary folder"),
             ran: RefCell::new(0),
             wanted: RefCell::new(None),
-            cold: false,
+            cold,
         };
-        x.cold = x.cache.borrow().is_empty();
+        // The probes of `:=` assignments (the compiler's, linker's, rustc's versions) are
+        // independent: look ahead, run them side by side, then assign for real.
+        let before = x.vars.borrow().clone();
+        x.prefetch(|| x.assign(variables));
+        *x.vars.borrow_mut() = before;
+        x.assign(variables);
+        x
+    }
+
+    /// The variable assignments, in order: `:=` and `+=` expand at once, `=` when used.
+    fn assign(&self, variables: &[(String, String, String)]) {
         for (name, op, value) in variables {
             // nom-kconfig reads `empty :=` (nothing after it) together with the next line.
             if value.contains('\n') || (name == "empty" && !value.is_empty()) {
@@ -245,13 +256,15 @@ impl Expander {
             }
             match op.as_str() {
                 ":=" => {
-                    let v = x.expand(value, &[]);
-                    x.vars.insert(name.clone(), (Flavor::Simple, v));
+                    let v = self.expand(value, &[]);
+                    self.vars
+                        .borrow_mut()
+                        .insert(name.clone(), (Flavor::Simple, v));
                 }
                 "+=" => {
-                    let add = x.expand(value, &[]);
-                    let e = x
-                        .vars
+                    let add = self.expand(value, &[]);
+                    let mut vars = self.vars.borrow_mut();
+                    let e = vars
                         .entry(name.clone())
                         .or_insert((Flavor::Simple, String::new()));
                     e.1 = if e.1.is_empty() {
@@ -261,12 +274,12 @@ impl Expander {
                     };
                 }
                 _ => {
-                    x.vars
+                    self.vars
+                        .borrow_mut()
                         .insert(name.clone(), (Flavor::Recursive, value.clone()));
                 }
             }
         }
-        x
     }
 
     pub fn env(&self) -> &MacroEnv {
@@ -356,10 +369,11 @@ impl Expander {
             "filename" | "lineno" => return String::new(),
             _ => {}
         }
-        if let Some((flavor, value)) = self.vars.get(&name) {
+        let var = self.vars.borrow().get(&name).cloned();
+        if let Some((flavor, value)) = var {
             return match flavor {
-                Flavor::Simple => value.clone(),
-                Flavor::Recursive => self.expand(value, fargs),
+                Flavor::Simple => value,
+                Flavor::Recursive => self.expand(&value, fargs),
             };
         }
         if fargs.is_empty() {
@@ -557,6 +571,22 @@ mod tests {
         let x = x();
         assert_eq!(x.expand("$(no-such-fn,a)", &[]), "");
         assert!(x.notes.borrow()[0].contains("no-such-fn"));
+    }
+
+    #[test]
+    fn a_prefetch_runs_what_the_look_ahead_asks_for() {
+        let x = x();
+        let ran = *x.ran.borrow();
+        x.take_used();
+        let text = "$(success,true) $(shell,echo two) $(if-success,exit 3,Y,N) $(shell,echo two)";
+        x.prefetch(|| {
+            // Unknown probes answer as failures with no output while looking ahead.
+            assert_eq!(x.expand(text, &[]), "n  N ");
+        });
+        assert_eq!(*x.ran.borrow(), ran + 3, "each command once");
+        assert!(x.take_used().is_empty(), "the look-ahead used nothing");
+        assert_eq!(x.expand(text, &[]), "y two N two");
+        assert_eq!(*x.ran.borrow(), ran + 3, "all found in the cache");
     }
 
     #[test]
