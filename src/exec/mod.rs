@@ -185,13 +185,16 @@ pub fn check(
     plan: &Plan,
     step: &Step,
     cfg: &DotConfig,
-    seen: Option<&mut fingerprint::Seen>,
+    mut seen: Option<&mut fingerprint::Seen>,
 ) -> Option<String> {
     if step.always {
         return Some("tests run every time".into());
     }
     let fp_path = fingerprint::path_for(&plan.objtree, &step.id);
-    let bytes = fingerprint::read(&fp_path);
+    let bytes = match seen.as_deref_mut().and_then(|s| s.take_record(&fp_path)) {
+        Some(b) => Some(b),
+        None => fingerprint::read(&fp_path),
+    };
     let mut viewed = bytes.as_deref().and_then(fingerprint::view);
     // An earlier rkbuild's fingerprint (JSON) is read whole.
     let legacy = match (&viewed, &bytes) {
@@ -505,6 +508,15 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
     let mut dep_rebuilt = vec![false; n];
     // Stamps shared by the checks until the first step writes anything.
     let mut seen = Some(fingerprint::Seen::new());
+    if let Some(s) = &mut seen {
+        let records: Vec<PathBuf> = plan
+            .steps
+            .iter()
+            .filter(|s| !s.always)
+            .map(|s| fingerprint::path_for(&plan.objtree, &s.id))
+            .collect();
+        s.prefill(&plan.objtree, &records);
+    }
     let mut reports: Vec<Option<StepReport>> = vec![None; n];
     let mut starts: Vec<Duration> = vec![Duration::ZERO; n];
     let mut running: Vec<usize> = vec![];
