@@ -143,6 +143,10 @@ impl KconfigFile {
     }
 
     pub fn preprocess_content(&self, content: String) -> String {
+        // rkbuild's patch: most files name no variable, and each replace below copied them.
+        if !content.contains("$(") && !content.contains("${") {
+            return content;
+        }
         let variables = self.vars();
         if variables.is_empty() {
             return content;

@@ -138,6 +138,25 @@ fn parse_source_kconfig(
     x
 }
 
+/// `root.canonicalize()`, remembered for the last root on this thread (rkbuild's patch: it was
+/// asked again for every `source`).
+fn canonical_root(root: &std::path::Path) -> PathBuf {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(PathBuf, PathBuf)>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|l| {
+        let mut l = l.borrow_mut();
+        match &*l {
+            Some((r, c)) if r == root => c.clone(),
+            _ => {
+                let c = root.canonicalize().unwrap();
+                *l = Some((root.to_path_buf(), c.clone()));
+                c
+            }
+        }
+    })
+}
+
 #[cfg(feature = "glob-wildcard")]
 pub(crate) fn expand_source_files<'a>(
     input: KconfigInput<'a>,
@@ -151,10 +170,23 @@ pub(crate) fn expand_source_files<'a>(
     };
 
     let full_path_pattern = prefix_path.join(file);
-    let paths: Vec<PathBuf> = glob(&full_path_pattern.display().to_string())
-        .map_err(|_| nom::Err::Error(Error::from_error_kind(input.clone(), ErrorKind::Fail)))?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| nom::Err::Error(Error::from_error_kind(input.clone(), ErrorKind::Fail)))?;
+    let pattern = full_path_pattern.display().to_string();
+    // rkbuild's patch: a path without wildcards globs to itself when it exists, and glob took
+    // a sixth of a parse finding that out (it lists the folders on the way).
+    let paths: Vec<PathBuf> = if !pattern.contains(['*', '?', '[', ']']) {
+        if full_path_pattern.exists() {
+            vec![full_path_pattern.clone()]
+        } else {
+            vec![]
+        }
+    } else {
+        glob(&pattern)
+            .map_err(|_| nom::Err::Error(Error::from_error_kind(input.clone(), ErrorKind::Fail)))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| {
+                nom::Err::Error(Error::from_error_kind(input.clone(), ErrorKind::Fail))
+            })?
+    };
 
     if paths.is_empty() {
         return Ok(vec![prefix_path.join(file)]);
@@ -165,7 +197,7 @@ pub(crate) fn expand_source_files<'a>(
             // TODO need to canonicalize because of macOS weird filepath for temp directories
             // /var/folder
             // and /private/var/folder
-            .strip_prefix(input.extra.root_dir.canonicalize().unwrap())
+            .strip_prefix(canonical_root(&input.extra.root_dir))
             .map_err(|_| nom::Err::Error(Error::from_error_kind(input.clone(), ErrorKind::Fail)))?;
         expanded_files.push(source_path_without_root.to_path_buf());
     }
