@@ -14,7 +14,9 @@ use super::Expr;
 /// Line positions of one file's entries, consumed in order.
 #[derive(Default)]
 pub(super) struct FileLines {
-    lines: Vec<String>,
+    text: String,
+    /// Each line's place in `text` (without its end).
+    lines: Vec<std::ops::Range<usize>>,
     /// keyword-and-name → line numbers (1-based), and how many were used.
     starts: HashMap<String, (Vec<usize>, usize)>,
     /// All entry-start lines, sorted (to bound an entry's block).
@@ -42,12 +44,19 @@ impl FileLines {
     }
 
     fn from_text(text: &str) -> FileLines {
-        let lines: Vec<String> = text.lines().map(String::from).collect();
+        let lines = text
+            .lines()
+            .map(|l| {
+                let start = l.as_ptr() as usize - text.as_ptr() as usize;
+                start..start + l.len()
+            })
+            .collect();
         let mut fl = FileLines {
+            text: text.to_string(),
             lines,
             ..Default::default()
         };
-        for (i, l) in fl.lines.iter().enumerate() {
+        for (i, l) in fl.lines.iter().map(|r| &fl.text[r.clone()]).enumerate() {
             let mut words = l.split_whitespace();
             let Some(kw) = words.next() else { continue };
             if !ENTRY_KEYWORDS.contains(&kw) && kw != "comment" && kw != "source" {
@@ -79,24 +88,26 @@ impl FileLines {
     /// The line of the `n`-th line in the block starting at `start` whose first word is one of
     /// `kws` (`depends` for `depends on`).
     pub(super) fn attr_line(&self, start: usize, kws: &[&str], n: usize) -> usize {
+        let next = self.all_starts.partition_point(|&s| s <= start);
         let end = self
             .all_starts
-            .iter()
+            .get(next)
             .copied()
-            .find(|&s| s > start)
             .unwrap_or(self.lines.len() + 1);
-        self.lines
+        // Lines `start + 1 ..= end - 1` (1-based): the block after its first line.
+        let lo = start.min(self.lines.len());
+        let hi = end.saturating_sub(1).clamp(lo, self.lines.len());
+        self.lines[lo..hi]
             .iter()
             .enumerate()
-            .take(end.saturating_sub(1))
-            .skip(start)
-            .filter(|(_, l)| {
-                l.split_whitespace()
+            .filter(|(_, r)| {
+                self.text[(*r).clone()]
+                    .split_whitespace()
                     .next()
                     .is_some_and(|w| kws.contains(&w))
             })
             .nth(n)
-            .map(|(i, _)| i + 1)
+            .map(|(i, _)| lo + i + 1)
             .unwrap_or(start)
     }
 }
@@ -111,7 +122,7 @@ pub(super) fn fixed(fl: Option<&FileLines>, line: usize, mut e: Expr) -> Expr {
         return e;
     }
     let mut text = String::new();
-    for l in &fl.lines[line - 1..] {
+    for l in fl.lines[line - 1..].iter().map(|r| &fl.text[r.clone()]) {
         match l.strip_suffix('\\') {
             Some(head) => text.push_str(head),
             None => {
