@@ -32,7 +32,7 @@ mkdir -p "$W/k" "$W/r"
 cp "$CONFIG" "$W/k/.config"
 make -s -C "$TREE" O="$W/k" olddefconfig >/dev/null 2>&1
 
-kernel=(); cold=(); reparse=(); warm=()
+kernel=(); cold=(); reparse=(); nomonly=(); warm=()
 for i in $(seq "$RUNS"); do
   cp "$CONFIG" "$W/k/.config"
   t0=$(now); make -s -C "$TREE" O="$W/k" olddefconfig >/dev/null 2>&1; t1=$(now)
@@ -43,12 +43,16 @@ for i in $(seq "$RUNS"); do
   cold+=("$(echo "$t1 - $t0" | bc)")
   t0=$(now); RKBUILD_NO_PARSE_CACHE=1 RKBUILD_CACHE_DIR="$W/cache" "$RKBUILD" why --all -S "$TREE" -O "$W/r" >"$W/r/values" 2>"$W/r/log"; t1=$(now)
   reparse+=("$(echo "$t1 - $t0" | bc)")
+  # The same with nom-kconfig parsing alone (rkbuild's parser off): what the parser gains.
+  t0=$(now); RKBUILD_KCONFIG_NOM=1 RKBUILD_NO_PARSE_CACHE=1 RKBUILD_CACHE_DIR="$W/cache" "$RKBUILD" why --all -S "$TREE" -O "$W/r" >"$W/r/values" 2>"$W/r/log"; t1=$(now)
+  nomonly+=("$(echo "$t1 - $t0" | bc)")
   t0=$(now); RKBUILD_CACHE_DIR="$W/cache" "$RKBUILD" why --all -S "$TREE" -O "$W/r" >"$W/r/values" 2>"$W/r/log"; t1=$(now)
   warm+=("$(echo "$t1 - $t0" | bc)")
 done
 K=$(printf '%s\n' "${kernel[@]}" | median)
 C=$(printf '%s\n' "${cold[@]}" | median)
 P=$(printf '%s\n' "${reparse[@]}" | median)
+N=$(printf '%s\n' "${nomonly[@]}" | median)
 H=$(printf '%s\n' "${warm[@]}" | median)
 # Sanity: rkbuild's values against the auto.conf conf just wrote (make olddefconfig also writes
 # include/config/auto.conf? no: compare with the non-n lines of the new .config).
@@ -59,10 +63,13 @@ echo "tree: $TREE ($(make -s -C "$TREE" kernelversion 2>/dev/null)), $RUNS runs,
 echo "  kernel make olddefconfig (conf --olddefconfig): $K s"
 echo "  rkbuild why --all, cold (parse + all probes):   $C s   ($(echo "scale=1; $K / $C" | bc)x)"
 echo "  rkbuild why --all, probes cached, re-parse:     $P s   ($(echo "scale=1; $K / $P" | bc)x)"
+echo "  same, parsed by nom-kconfig alone:             $N s   ($(echo "scale=1; $K / $N" | bc)x)"
 echo "  rkbuild why --all, probes and parse cached:     $H s   ($(echo "scale=1; $K / $H" | bc)x)"
 echo "  rkbuild: $(tail -1 "$W/r/log" | sed 's/^ *//')"
 echo "  values differing from conf's .config: $differ lines of $(wc -l < "$W/k.vals")"
 source benches/rows.sh
 bench_row "Kconfig parse + eval, cold (vs conf --olddefconfig)" "$C" "$K" s
 bench_row "Kconfig, probes cached, re-parse (vs conf)" "$P" "$K" s
+bench_row "Kconfig, re-parse by nom-kconfig alone (vs conf)" "$N" "$K" s
+bench_row "Kconfig, rkbuild's parser vs nom-kconfig alone" "$P" "$N" s
 bench_row "Kconfig, parse cache warm (vs conf)" "$H" "$K" s
