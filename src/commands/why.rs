@@ -65,18 +65,18 @@ pub fn run_all(opts: &TreeOpts) -> anyhow::Result<AllReport> {
     let ev = Eval::new(&session.kc, &tree.cfg, &session.x);
     let values = ev.auto_conf();
     let eval_ms = start.elapsed().as_millis();
-    session.x.save();
     drop(ev);
-    let probes_run = *session.x.ran.borrow();
-    Ok(AllReport {
+    let report = AllReport {
         values,
         parse_cached: session.kc.cached,
         files: session.kc.files,
         symbols: session.kc.defined_symbols(),
         parse_ms: session.kc.parse_time.as_millis(),
         eval_ms,
-        probes_run,
-    })
+        probes_run: *session.x.ran.borrow(),
+    };
+    session.finish();
+    Ok(report)
 }
 
 pub fn run(opts: &TreeOpts, symbol: &str) -> anyhow::Result<WhyReport> {
@@ -87,14 +87,14 @@ pub fn run(opts: &TreeOpts, symbol: &str) -> anyhow::Result<WhyReport> {
     });
     let ev = Eval::new(&session.kc, &tree.cfg, &session.x);
     let why = ev.why(&name, 0);
-    session.x.save();
     drop(ev);
-    let probes_run = *session.x.ran.borrow();
-    Ok(WhyReport {
+    let report = WhyReport {
         why,
         files: session.kc.files,
         symbols: session.kc.defined_symbols(),
         parse_ms: session.kc.parse_time.as_millis(),
-        probes_run,
-    })
+        probes_run: *session.x.ran.borrow(),
+    };
+    session.finish();
+    Ok(report)
 }

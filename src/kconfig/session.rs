@@ -44,4 +44,13 @@ impl Session {
             rustc: rustc.to_string(),
         })
     }
+
+    /// Ends the session at the end of a command: the probe answers are saved and the scratch
+    /// folder removed, but the model is not freed. The process ends right after, and freeing
+    /// the ~19,000 symbols of a whole-tree evaluation took a seventh of `rkbuild why --all`.
+    pub fn finish(self) {
+        self.x.save();
+        drop(self.x);
+        std::mem::forget(self.kc);
+    }
 }
