@@ -81,23 +81,18 @@ struct Scan<'t> {
     cursor: Option<KconfigInput<'t>>,
 }
 
-const ENTRY_WORDS: [&str; 15] = [
-    "config",
-    "menuconfig",
-    "choice",
-    "endchoice",
-    "menu",
-    "endmenu",
-    "if",
-    "endif",
-    "comment",
-    "source",
-    "mainmenu",
-    "osource",
-    "rsource",
-    "orsource",
-    "configdefault",
-];
+/// What ends an entry's attributes: the start of another entry, and the rarer entry words.
+fn is_entry_word(w: &str) -> bool {
+    super::source_text::ENTRY_KEYWORDS.contains(&w)
+        || [
+            "mainmenu",
+            "osource",
+            "rsource",
+            "orsource",
+            "configdefault",
+        ]
+        .contains(&w)
+}
 
 fn comment_dependency(i: KconfigInput) -> Step<Attribute> {
     step::comment_dependency(i).map(|(r, d)| (r, Attribute::DependsOn(d)))
@@ -483,7 +478,7 @@ impl<'t> Scan<'t> {
                 self.pos = save;
                 return Ok(out);
             }
-            if ENTRY_WORDS.contains(&w) {
+            if is_entry_word(w) {
                 self.pos = save;
                 return Ok(out);
             }
@@ -734,51 +729,40 @@ impl<'t> Scan<'t> {
 
     /// `parse_expression`: `||` of `&&` of terms.
     fn expr(&mut self) -> Option<OrExpression> {
-        self.skip_wsi();
-        let first = self.and_expr()?;
-        let mut more = vec![];
-        loop {
-            let save = self.pos;
-            self.skip_wsi();
-            if self.rest().starts_with("||") {
-                self.pos += 2;
-                self.skip_wsi();
-                more.push(self.and_expr()?);
-            } else {
-                self.pos = save;
-                break;
-            }
-        }
-        Some(if more.is_empty() {
-            OrExpression::Term(first)
+        let mut all = self.joined("||", Self::and_expr)?;
+        Some(if all.len() == 1 {
+            OrExpression::Term(all.remove(0))
         } else {
-            more.insert(0, first);
-            OrExpression::Expression(more)
+            OrExpression::Expression(all)
         })
     }
 
     fn and_expr(&mut self) -> Option<AndExpression> {
+        let mut all = self.joined("&&", Self::term)?;
+        Some(if all.len() == 1 {
+            AndExpression::Term(all.remove(0))
+        } else {
+            AndExpression::Expression(all)
+        })
+    }
+
+    /// One or more `item`s joined by `op`; a blank before an `op` that does not follow is
+    /// left unread.
+    fn joined<T>(&mut self, op: &str, item: fn(&mut Self) -> Option<T>) -> Option<Vec<T>> {
         self.skip_wsi();
-        let first = self.term()?;
-        let mut more = vec![];
+        let mut all = vec![item(self)?];
         loop {
             let save = self.pos;
             self.skip_wsi();
-            if self.rest().starts_with("&&") {
-                self.pos += 2;
+            if self.rest().starts_with(op) {
+                self.pos += op.len();
                 self.skip_wsi();
-                more.push(self.term()?);
+                all.push(item(self)?);
             } else {
                 self.pos = save;
-                break;
+                return Some(all);
             }
         }
-        Some(if more.is_empty() {
-            AndExpression::Term(first)
-        } else {
-            more.insert(0, first);
-            AndExpression::Expression(more)
-        })
     }
 
     fn term(&mut self) -> Option<Term> {

@@ -23,7 +23,8 @@ pub(super) struct FileLines {
     all_starts: Vec<usize>,
 }
 
-const ENTRY_KEYWORDS: [&str; 8] = [
+/// The keywords that start an entry or block (the scanner knows a few more).
+pub(super) const ENTRY_KEYWORDS: [&str; 10] = [
     "config",
     "menuconfig",
     "choice",
@@ -32,6 +33,8 @@ const ENTRY_KEYWORDS: [&str; 8] = [
     "endmenu",
     "if",
     "endif",
+    "comment",
+    "source",
 ];
 
 impl FileLines {
@@ -59,7 +62,7 @@ impl FileLines {
         for (i, l) in fl.lines.iter().map(|r| &fl.text[r.clone()]).enumerate() {
             let mut words = l.split_whitespace();
             let Some(kw) = words.next() else { continue };
-            if !ENTRY_KEYWORDS.contains(&kw) && kw != "comment" && kw != "source" {
+            if !ENTRY_KEYWORDS.contains(&kw) {
                 continue;
             }
             fl.all_starts.push(i + 1);
