@@ -101,6 +101,59 @@ pub fn canonical(p: &Path) -> PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// Reading started early on another thread for a later stage of this process (a no-op build
+/// reads its stored walk and fingerprints while it detects the tools and plans), kept with
+/// the folder it read. Taken once; [`Ahead::forget`] drops it when the process wrote
+/// something that reading may have seen the old state of.
+pub struct Ahead<T> {
+    slot: std::sync::Mutex<Option<(PathBuf, std::thread::JoinHandle<T>)>>,
+}
+
+impl<T: Send + 'static> Default for Ahead<T> {
+    fn default() -> Self {
+        Ahead::new()
+    }
+}
+
+impl<T: Send + 'static> Ahead<T> {
+    pub const fn new() -> Ahead<T> {
+        Ahead {
+            slot: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// Starts `read` on its own thread for `folder` (replacing what was there).
+    pub fn start(&self, folder: &Path, read: impl FnOnce() -> T + Send + 'static) {
+        let Ok(handle) = std::thread::Builder::new()
+            .name("read-ahead".into())
+            .spawn(read)
+        else {
+            return;
+        };
+        *self.lock() = Some((folder.to_path_buf(), handle));
+    }
+
+    /// What was read for `folder`, waiting for it; `None` when nothing was started for it.
+    pub fn take(&self, folder: &Path) -> Option<T> {
+        let mut slot = self.lock();
+        if slot.as_ref().is_none_or(|(f, _)| f != folder) {
+            return None;
+        }
+        let (_, handle) = slot.take()?;
+        drop(slot);
+        handle.join().ok()
+    }
+
+    /// Drops what was read (the thread, if still running, ends on its own).
+    pub fn forget(&self) {
+        self.lock().take();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(PathBuf, std::thread::JoinHandle<T>)>> {
+        self.slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

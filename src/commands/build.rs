@@ -358,6 +358,13 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     let lock = crate::fsutil::lock_folder(&bc.tree.objtree, !opts.no_wait, |m| {
         eprintln!("rkbuild: {m}")
     })?;
+    // With the tree locked, what the last build stored is read on other threads while the
+    // tools are detected and the plan made; dropped below if this build writes first.
+    let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
+    let objtree_abs = canonical(&bc.tree.objtree);
+    plan::kbuild::read_walk_ahead(&srctree_abs, &objtree_abs);
+    exec::fingerprint::read_ahead(&objtree_abs);
+    let mut wrote = false;
 
     // rustc: what it is, and whether it is new enough for this tree.
     let rustc = bc.rustc()?;
@@ -397,7 +404,6 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     // 7.3 remaps source paths in out-of-tree builds when rustc takes `--remap-path-scope`.
     let has_remap = bc.has_remap()?;
     let make_vars = MakeVars::for_objtree(&bc.tree.objtree);
-    let srctree_abs = canonical(topts.srctree.as_ref().expect("set above"));
     let kernel_tree = is_kernel_tree(&srctree_abs);
     let objcopy = find_objcopy(&make_vars, kernel_tree)?;
     let objcopy_id = bc.toolchain.version_line("objcopy", &objcopy)?;
@@ -419,6 +425,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
             },
             &make_vars,
         )?;
+        wrote = true;
         // make's syncconfig may have updated the configuration: read it again.
         bc.reread(&topts)?;
         bc.tree.require_rust()?;
@@ -430,6 +437,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     let mut files = vec![];
     for (path, bytes) in &gen.files {
         let status = crate::fsutil::write_if_changed(path, bytes)?;
+        wrote |= status != crate::fsutil::WriteOutcome::Unchanged;
         files.push(config::WrittenFile {
             path: path.clone(),
             status,
@@ -448,7 +456,6 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         files,
         warnings,
     };
-    let objtree_abs = canonical(&bc.tree.objtree);
     let BuildContext {
         tree,
         mut toolchain,
@@ -466,7 +473,11 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
         Some(cc) => module_c_flags(&ctx, cc, &cflags.flags, &mut toolchain)?,
         None => vec![],
     };
-    toolchain.save(&tree.objtree)?;
+    wrote |= toolchain.save(&tree.objtree)?;
+    if wrote {
+        plan::kbuild::forget_walk_ahead();
+        exec::fingerprint::forget_ahead();
+    }
     let inputs = plan::Inputs {
         ctx: &ctx,
         srctree: &srctree_abs,

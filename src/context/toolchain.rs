@@ -52,14 +52,16 @@ impl Toolchain {
     }
 
     /// Keeps the answers for the next run (only when something new was asked).
-    pub fn save(&self, objtree: &Path) -> anyhow::Result<()> {
-        if self.answers.changed {
-            crate::fsutil::write_if_changed(
-                &Self::file(objtree),
-                &serde_json::to_vec_pretty(&self.answers)?,
-            )?;
+    /// Writes the answers when they changed; whether the file changed.
+    pub fn save(&self, objtree: &Path) -> anyhow::Result<bool> {
+        if !self.answers.changed {
+            return Ok(false);
         }
-        Ok(())
+        let status = crate::fsutil::write_if_changed(
+            &Self::file(objtree),
+            &serde_json::to_vec_pretty(&self.answers)?,
+        )?;
+        Ok(status != crate::fsutil::WriteOutcome::Unchanged)
     }
 
     /// The key of a question to a tool binary, `None` when the answer must not be kept.

@@ -153,6 +153,9 @@ impl Seen {
     pub fn prefill(&mut self, objtree: &Path, records: &[PathBuf]) {
         let mut paths = std::collections::HashSet::new();
         for r in records {
+            if self.records.contains_key(r) {
+                continue;
+            }
             let Some(bytes) = read(r) else { continue };
             if let Some(v) = view(&bytes) {
                 for f in v.inputs.iter().chain(&v.outputs) {
@@ -191,6 +194,17 @@ impl Seen {
         self.stamps.extend(got);
     }
 
+    /// The stamps for a build of the steps `ids` in `objtree`: what [`read_ahead`] read, and
+    /// the rest of their fingerprints read now. The list of `ids` is kept for the next build's
+    /// [`read_ahead`].
+    pub fn for_build(objtree: &Path, ids: &[&str]) -> Seen {
+        let mut seen = AHEAD.take(objtree).unwrap_or_default();
+        let records: Vec<PathBuf> = ids.iter().map(|id| path_for(objtree, id)).collect();
+        seen.prefill(objtree, &records);
+        let _ = crate::fsutil::write_if_changed(&objtree.join(LIST), ids.join("\n").as_bytes());
+        seen
+    }
+
     /// The fingerprint read by [`Seen::prefill`] at `path`, if it read one.
     pub fn take_record(&mut self, path: &Path) -> Option<Vec<u8>> {
         self.records.remove(path)
@@ -202,6 +216,30 @@ impl Seen {
             .entry(path)
             .or_insert_with_key(|p| stamp(p, "").map(|s| (s.size, s.mtime_ns)))
     }
+}
+
+/// The ids of the last build's steps (one a line) in the object tree, for [`read_ahead`].
+const LIST: &str = ".rkbuild-steps";
+
+static AHEAD: crate::fsutil::Ahead<Seen> = crate::fsutil::Ahead::new();
+
+/// Starts reading, on another thread, the fingerprints of the steps the last build of
+/// `objtree` checked and stamping the files they name, for this build's
+/// [`Seen::for_build`]. Only while nothing is written: [`forget_ahead`] when something is.
+pub fn read_ahead(objtree: &Path) {
+    let o = objtree.to_path_buf();
+    AHEAD.start(objtree, move || {
+        let mut seen = Seen::new();
+        let list = std::fs::read_to_string(o.join(LIST)).unwrap_or_default();
+        let records: Vec<PathBuf> = list.lines().map(|id| path_for(&o, id)).collect();
+        seen.prefill(&o, &records);
+        seen
+    });
+}
+
+/// Drops what [`read_ahead`] read.
+pub fn forget_ahead() {
+    AHEAD.forget();
 }
 
 /// The stamps of files grouped by folder, as [`stamp`] takes them.

@@ -507,16 +507,13 @@ pub fn run(plan: &Plan, opts: &Options) -> Result<Summary, BuildFailed> {
         (0..n).filter(|&i| waiting[i] == 0).collect();
     let mut dep_rebuilt = vec![false; n];
     // Stamps shared by the checks until the first step writes anything.
-    let mut seen = Some(fingerprint::Seen::new());
-    if let Some(s) = &mut seen {
-        let records: Vec<PathBuf> = plan
-            .steps
-            .iter()
-            .filter(|s| !s.always)
-            .map(|s| fingerprint::path_for(&plan.objtree, &s.id))
-            .collect();
-        s.prefill(&plan.objtree, &records);
-    }
+    let checked: Vec<&str> = plan
+        .steps
+        .iter()
+        .filter(|s| !s.always)
+        .map(|s| s.id.as_str())
+        .collect();
+    let mut seen = Some(fingerprint::Seen::for_build(&plan.objtree, &checked));
     let mut reports: Vec<Option<StepReport>> = vec![None; n];
     let mut starts: Vec<Duration> = vec![Duration::ZERO; n];
     let mut running: Vec<usize> = vec![];

@@ -28,7 +28,7 @@ mod walker;
 
 pub use cflags::{folder_c_flags, FolderCFlags, Spelling};
 pub use found::{Composite, DriverObj, KbuildError, Part, PartLang, Skipped, Walk};
-pub use stored::walk_stored;
+pub use stored::{forget_ahead as forget_walk_ahead, read_ahead as read_walk_ahead, walk_stored};
 pub use walker::{scan, walk, walk_extmod};
 
 #[cfg(test)]

@@ -40,8 +40,12 @@ pub fn walk_stored(
 ) -> Result<Walk, KbuildError> {
     let file = objtree.join(FILE);
     let key = key(srctree, cfg, exclude);
-    if let Some(w) = load(&file, srctree, &key) {
-        return Ok(w);
+    let stored = match AHEAD.take(objtree) {
+        Some(a) if a.srctree == srctree => a.read,
+        _ => load(&file, srctree),
+    };
+    if let Some(r) = stored.filter(|r| r.key == key) {
+        return Ok(r.walk);
     }
     let started = SystemTime::now();
     let (walk, paths) = super::walker::walk_looking(srctree, cfg, exclude)?;
@@ -66,21 +70,54 @@ fn key(srctree: &Path, cfg: &DotConfig, exclude: &[&str]) -> String {
     crate::cache::key::digest(text.as_bytes())
 }
 
-fn load(file: &Path, srctree: &Path, key: &str) -> Option<Walk> {
+/// A stored walk whose paths are unchanged, with the key it was stored under.
+struct Read {
+    key: String,
+    walk: Walk,
+}
+
+fn load(file: &Path, srctree: &Path) -> Option<Read> {
     let bytes = std::fs::read(file).ok()?;
     let (written_as, _): (String, _) = postcard::take_from_bytes(&bytes).ok()?;
     if written_as != format() {
         return None;
     }
     let stored: Stored = postcard::from_bytes(&bytes).ok()?;
-    if stored.key != key || stored.paths.len() != stored.stamps.len() {
+    if stored.paths.len() != stored.stamps.len() {
         return None;
     }
     let paths: Vec<&str> = stored.paths.iter().map(String::as_str).collect();
     if stamps_under(srctree, &paths) != stored.stamps {
         return None;
     }
-    serde_json::from_str(&stored.walk).ok()
+    Some(Read {
+        key: stored.key,
+        walk: serde_json::from_str(&stored.walk).ok()?,
+    })
+}
+
+/// What [`read_ahead`] found: the stored walk of `objtree` checked against `srctree`.
+struct ReadAhead {
+    srctree: std::path::PathBuf,
+    read: Option<Read>,
+}
+
+static AHEAD: crate::fsutil::Ahead<ReadAhead> = crate::fsutil::Ahead::new();
+
+/// Starts reading and checking the stored walk of `objtree` on another thread, for the
+/// [`walk_stored`] of this build (its key is compared then). Only while nothing is written:
+/// [`forget_ahead`] when something is.
+pub fn read_ahead(srctree: &Path, objtree: &Path) {
+    let (s, o) = (srctree.to_path_buf(), objtree.to_path_buf());
+    AHEAD.start(objtree, move || ReadAhead {
+        read: load(&o.join(FILE), &s),
+        srctree: s,
+    });
+}
+
+/// Drops what [`read_ahead`] read.
+pub fn forget_ahead() {
+    AHEAD.forget();
 }
 
 fn save(
@@ -154,27 +191,53 @@ mod tests {
         assert_eq!(objs(&w), ["drivers/a.o"]);
         assert!(o.path().join(FILE).is_file(), "the walk was stored");
         let key = key(d.path(), &c, &[]);
-        assert_eq!(load(&o.path().join(FILE), d.path(), &key), Some(w.clone()));
+        assert_eq!(load_for(&o.path().join(FILE), d.path(), &key), Some(w.clone()));
         // Another configuration is another key.
         let c2 = cfg("CONFIG_A=m\n");
         assert_eq!(
-            load(&o.path().join(FILE), d.path(), &key_of(d.path(), &c2)),
+            load_for(&o.path().join(FILE), d.path(), &key_of(d.path(), &c2)),
             None
         );
         // A new Rust source beside b.o: the folder changed, the walk is done again.
         std::fs::write(d.path().join("drivers/b.rs"), "").unwrap();
-        assert_eq!(load(&o.path().join(FILE), d.path(), &key), None);
+        assert_eq!(load_for(&o.path().join(FILE), d.path(), &key), None);
         let w = walk_stored(d.path(), o.path(), &c, &[]).unwrap();
         assert_eq!(objs(&w), ["drivers/a.o", "drivers/b.o"]);
         // An edited makefile, just now: walked again, and not stored while that recent.
         age(d.path());
         walk_stored(d.path(), o.path(), &c, &[]).unwrap();
         std::fs::write(d.path().join("drivers/Makefile"), "obj-y += a.o\n").unwrap();
-        assert_eq!(load(&o.path().join(FILE), d.path(), &key), None);
+        assert_eq!(load_for(&o.path().join(FILE), d.path(), &key), None);
         let before = std::fs::read(o.path().join(FILE)).unwrap();
         let w = walk_stored(d.path(), o.path(), &c, &[]).unwrap();
         assert_eq!(objs(&w), ["drivers/a.o"]);
         assert_eq!(std::fs::read(o.path().join(FILE)).unwrap(), before);
+    }
+
+    fn load_for(file: &Path, srctree: &Path, key: &str) -> Option<Walk> {
+        load(file, srctree).filter(|r| r.key == key).map(|r| r.walk)
+    }
+
+    #[test]
+    fn a_walk_read_ahead_is_used_and_a_forgotten_one_is_not() {
+        let d = tree(TREE);
+        let o = tempfile::tempdir().unwrap();
+        age(d.path());
+        let c = cfg("CONFIG_A=y\nCONFIG_B=y\n");
+        walk_stored(d.path(), o.path(), &c, &[]).unwrap();
+        // Read ahead, then the stored file damaged: the walk read ahead is what is used.
+        read_ahead(d.path(), o.path());
+        std::thread::sleep(Duration::from_millis(100));
+        std::fs::write(o.path().join(FILE), b"damaged").unwrap();
+        let w = walk_stored(d.path(), o.path(), &c, &[]).unwrap();
+        assert_eq!(objs(&w), ["drivers/a.o"]);
+        // Read ahead, a new source, forgotten: walked again, and the new object is found.
+        read_ahead(d.path(), o.path());
+        std::thread::sleep(Duration::from_millis(100));
+        std::fs::write(d.path().join("drivers/b.rs"), "").unwrap();
+        forget_ahead();
+        let w = walk_stored(d.path(), o.path(), &c, &[]).unwrap();
+        assert_eq!(objs(&w), ["drivers/a.o", "drivers/b.o"]);
     }
 
     fn key_of(srctree: &Path, c: &DotConfig) -> String {
@@ -193,7 +256,7 @@ mod tests {
         for cut in [0, 5, bytes.len() / 2, bytes.len() - 1] {
             std::fs::write(&f, &bytes[..cut]).unwrap();
             assert_eq!(
-                load(&f, d.path(), &key(d.path(), &c, &[])),
+                load_for(&f, d.path(), &key(d.path(), &c, &[])),
                 None,
                 "cut at {cut}"
             );
