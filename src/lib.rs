@@ -17,6 +17,7 @@
 
 pub mod analyzer;
 pub mod arch;
+mod builtin;
 pub mod cache;
 pub mod commands;
 pub mod context;

@@ -189,9 +189,20 @@ fn is_version(s: &str) -> bool {
 impl ArchDesc {
     /// Parses and checks a description.
     pub fn parse(file: &str, text: &str) -> Result<ArchDesc, DescError> {
-        let d: ArchDesc = toml::from_str(text).map_err(|e| DescError::Parse {
+        let d = toml::from_str(text).map_err(|e| e.to_string());
+        ArchDesc::checked(file, d)
+    }
+
+    /// A built-in description in the JSON form `build.rs` made of `file`.
+    pub fn parse_json(file: &str, json: &str) -> Result<ArchDesc, DescError> {
+        let d = serde_json::from_str(json).map_err(|e| e.to_string());
+        ArchDesc::checked(file, d)
+    }
+
+    fn checked(file: &str, d: Result<ArchDesc, String>) -> Result<ArchDesc, DescError> {
+        let d = d.map_err(|message| DescError::Parse {
             file: file.to_string(),
-            message: e.to_string(),
+            message,
         })?;
         d.check().map_err(|message| DescError::Invalid {
             file: file.to_string(),

@@ -100,10 +100,14 @@ const BUILTIN: &[(Arch, &str, &str)] = &[
 
 /// Parses the built-in descriptions and checks them against each other (one name per file,
 /// the file named after it, no `--arch` spelling claimed twice).
-fn load(files: &[(Arch, &str, &str)]) -> Result<Vec<(Arch, ArchDesc)>, DescError> {
+/// `builtin`: the texts are the embedded ones, read in their JSON form.
+fn load(files: &[(Arch, &str, &str)], builtin: bool) -> Result<Vec<(Arch, ArchDesc)>, DescError> {
     let mut out: Vec<(Arch, ArchDesc)> = vec![];
     for (arch, file, text) in files {
-        let d = ArchDesc::parse(file, text)?;
+        let d = match builtin.then(|| crate::builtin::json(file)).flatten() {
+            Some(json) => ArchDesc::parse_json(file, json)?,
+            None => ArchDesc::parse(file, text)?,
+        };
         let bad = |message: String| DescError::Invalid {
             file: file.to_string(),
             message,
@@ -129,7 +133,7 @@ fn load(files: &[(Arch, &str, &str)]) -> Result<Vec<(Arch, ArchDesc)>, DescError
 
 fn all() -> &'static [(Arch, ArchDesc)] {
     static ALL: OnceLock<Vec<(Arch, ArchDesc)>> = OnceLock::new();
-    ALL.get_or_init(|| load(BUILTIN).unwrap_or_else(|e| panic!("{e}")))
+    ALL.get_or_init(|| load(BUILTIN, true).unwrap_or_else(|e| panic!("{e}")))
 }
 
 /// A gate of `select` asks only the configuration.

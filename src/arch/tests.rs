@@ -131,25 +131,41 @@ fn a_bad_description_names_its_file_and_entry() {
 }
 
 #[test]
+fn the_json_form_reads_as_the_toml() {
+    let json = load(BUILTIN, true).unwrap();
+    let toml = load(BUILTIN, false).unwrap();
+    assert_eq!(format!("{json:?}"), format!("{toml:?}"));
+    assert!(BUILTIN
+        .iter()
+        .all(|(_, f, _)| crate::builtin::json(f).is_some()));
+}
+
+#[test]
 fn descriptions_agree_with_each_other() {
     let x86 = include_str!("../../templates/arch/x86.toml");
-    let e = load(&[
-        (Arch::X86_64, "templates/arch/x86_64.toml", X86_64),
-        (
-            Arch::X86,
-            "templates/arch/x86.toml",
-            &x86.replace("\"i686\"", "\"amd64\""),
-        ),
-    ])
+    let e = load(
+        &[
+            (Arch::X86_64, "templates/arch/x86_64.toml", X86_64),
+            (
+                Arch::X86,
+                "templates/arch/x86.toml",
+                &x86.replace("\"i686\"", "\"amd64\""),
+            ),
+        ],
+        false,
+    )
     .unwrap_err()
     .to_string();
     assert!(
         e.contains("templates/arch/x86.toml: alias `amd64` is x86_64's already"),
         "{e}"
     );
-    let e = load(&[(Arch::X86_64, "templates/arch/amd64.toml", X86_64)])
-        .unwrap_err()
-        .to_string();
+    let e = load(
+        &[(Arch::X86_64, "templates/arch/amd64.toml", X86_64)],
+        false,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         e.contains("name = \"x86_64\" is not the file's name"),
         "{e}"

@@ -29,6 +29,19 @@ fn builtins_load_newest_first() {
 }
 
 #[test]
+fn builtins_pass_every_check_a_loaded_file_gets_and_read_as_their_json_form() {
+    for (at, (file, text)) in BUILTIN.iter().enumerate() {
+        let toml = Layout::parse(file, text).unwrap_or_else(|e| panic!("{e}"));
+        let head = heads().iter().find(|h| h.at == at).unwrap();
+        assert_eq!(
+            format!("{:?}", head.layout()),
+            format!("{toml:?}"),
+            "{file}"
+        );
+    }
+}
+
+#[test]
 fn gated_values_follow_rustc_and_config() {
     let l = Layout::builtin("7.3");
     let old = F {
