@@ -191,7 +191,10 @@ mod tests {
         assert_eq!(objs(&w), ["drivers/a.o"]);
         assert!(o.path().join(FILE).is_file(), "the walk was stored");
         let key = key(d.path(), &c, &[]);
-        assert_eq!(load_for(&o.path().join(FILE), d.path(), &key), Some(w.clone()));
+        assert_eq!(
+            load_for(&o.path().join(FILE), d.path(), &key),
+            Some(w.clone())
+        );
         // Another configuration is another key.
         let c2 = cfg("CONFIG_A=m\n");
         assert_eq!(
