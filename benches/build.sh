@@ -16,7 +16,7 @@ export LLVM=-14
 WORK=${WORK:-/tmp/rkbuild-bench-build}
 mkdir -p "$WORK"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-now() { date +%s.%N; }
+# Timestamps from bash itself ($EPOCHREALTIME): a `date` process per timestamp added ~2 ms to every rkbuild figure.
 
 echo "== 1. cold build of examples/minikernel (x86_64, -j2)"
 rm -rf "$WORK/mk"
@@ -31,8 +31,8 @@ print(f"wall {w} ms, critical path {c} ms, sum of steps {t} ms")
 print(f"wall / critical path = {w / c:.3f} (goal <= 1.05); sum / wall = {t / w:.2f} (parallelism)")
 PY
 for i in 1 2 3 4 5; do
-    t0=$(now); $RK build -S examples/minikernel -O "$WORK/mk" \
-        --config examples/minikernel/configs/x86_64.config -q >/dev/null; t1=$(now)
+    t0=$EPOCHREALTIME; $RK build -S examples/minikernel -O "$WORK/mk" \
+        --config examples/minikernel/configs/x86_64.config -q >/dev/null; t1=$EPOCHREALTIME
     echo "$t1 - $t0" | bc
 done | median | xargs printf "example tree no-op: %.3f s (median of 5)\n"
 
@@ -51,9 +51,9 @@ if [ ! -f "$O/rust/kernel.o" ]; then
 fi
 O2=$WORK/612-rkbuild
 rm -rf "$O2"; cp -a "$O" "$O2"; rm -rf "$O2/rust" "$O2/samples"
-t0=$(now)
+t0=$EPOCHREALTIME
 $RK build -S "$S" -O "$O2" --hostcc clang-14 -j2 --message-format json > "$WORK/612.json"
-t1=$(now)
+t1=$EPOCHREALTIME
 echo "rkbuild cold build of the 6.12 Rust side: $(echo "$t1 - $t0" | bc) s"
 $RK plan -S "$S" -O "$O2" --hostcc clang-14 --message-format json > "$WORK/612-plan.json"
 python3 - "$WORK/612-plan.json" "$O" "$O2" <<'PY'
@@ -88,10 +88,10 @@ for st in plan["steps"]:
 print(f"{same} steps identical to make's (command line, defined symbols, exports), {diff} differ")
 PY
 for i in 1 2 3; do
-    t0=$(now); $M -j2 prepare samples/rust/ >/dev/null; t1=$(now); echo "$t1 - $t0" | bc
+    t0=$EPOCHREALTIME; $M -j2 prepare samples/rust/ >/dev/null; t1=$EPOCHREALTIME; echo "$t1 - $t0" | bc
 done | median > "$WORK/make-noop"
 for i in 1 2 3 4 5; do
-    t0=$(now); $RK build -S "$S" -O "$O2" --hostcc clang-14 -q >/dev/null; t1=$(now); echo "$t1 - $t0" | bc
+    t0=$EPOCHREALTIME; $RK build -S "$S" -O "$O2" --hostcc clang-14 -q >/dev/null; t1=$EPOCHREALTIME; echo "$t1 - $t0" | bc
 done | median > "$WORK/rk-noop"
 python3 -c "
 m=float(open('$WORK/make-noop').read()); r=float(open('$WORK/rk-noop').read())

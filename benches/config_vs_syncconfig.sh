@@ -22,18 +22,18 @@ mkdir -p "$work/make"
 cp "$CFG" "$work/make/.config"
 "${M[@]}" syncconfig >/dev/null 2>&1   # builds scripts/kconfig/conf once (not timed)
 
-now() { date +%s.%N; }
+# Timestamps from bash itself ($EPOCHREALTIME): a `date` process per timestamp added ~2 ms to every rkbuild figure.
 # rkbuild with the tree's Kconfig checked too (its parse and probe caches warmed once, untimed).
 RKS=("$RK" config -q -S "$K" --config "$CFG" --rustc /usr/bin/rustc --bindgen "$RKBUILD_TEST_BINDGEN")
 "${RKS[@]}" -O "$work/rks" >/dev/null 2>&1
 declare -a tm tr ts
 for i in $(seq "$RUNS"); do
   touch "$work/make/.config"
-  t0=$(now); "${M[@]}" syncconfig >/dev/null 2>&1; t1=$(now)
+  t0=$EPOCHREALTIME; "${M[@]}" syncconfig >/dev/null 2>&1; t1=$EPOCHREALTIME
   rm -rf "$work/rk"
-  t2=$(now); "$RK" config -q --config "$CFG" -O "$work/rk" --rustc /usr/bin/rustc --kbuild 6.12 >/dev/null; t3=$(now)
+  t2=$EPOCHREALTIME; "$RK" config -q --config "$CFG" -O "$work/rk" --rustc /usr/bin/rustc --kbuild 6.12 >/dev/null; t3=$EPOCHREALTIME
   rm -rf "$work/rks"
-  t4=$(now); "${RKS[@]}" -O "$work/rks" >/dev/null 2>&1; t5=$(now)
+  t4=$EPOCHREALTIME; "${RKS[@]}" -O "$work/rks" >/dev/null 2>&1; t5=$EPOCHREALTIME
   tm+=("$(echo "$t1 - $t0" | bc -l)"); tr+=("$(echo "$t3 - $t2" | bc -l)"); ts+=("$(echo "$t5 - $t4" | bc -l)")
 done
 # Same content: rkbuild's rustc_cfg equals make's (as a set).

@@ -17,7 +17,7 @@
 //! depends on (and runs only those probes).
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::dotconfig::{DotConfig, Tristate, Value};
 use super::macros::Expander;
