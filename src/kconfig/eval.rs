@@ -16,8 +16,8 @@
 //! Values are computed on demand and memoised, so reading one symbol only evaluates what it
 //! depends on (and runs only those probes).
 
-use std::cell::RefCell;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::RefCell;
 
 use super::dotconfig::{DotConfig, Tristate, Value};
 use super::macros::Expander;
