@@ -436,7 +436,7 @@ pub fn prepare(opts: &BuildOpts) -> anyhow::Result<Prepared> {
     let gen = config::generate(&bc.tree, &rustc.info, has_remap)?;
     let mut files = vec![];
     for (path, bytes) in &gen.files {
-        let status = crate::fsutil::write_if_changed(path, bytes)?;
+        let status = crate::fsutil::write_output_if_changed(path, bytes)?;
         wrote |= status != crate::fsutil::WriteOutcome::Unchanged;
         files.push(config::WrittenFile {
             path: path.clone(),

@@ -8,7 +8,7 @@ use anyhow::{bail, Context as _};
 
 use super::{BuildContext, Tree, TreeOpts};
 use crate::flags::{self, Flag, ObjKind};
-use crate::fsutil::{write_if_changed, WriteOutcome};
+use crate::fsutil::{write_output_if_changed, WriteOutcome};
 use crate::kconfig::eval::Eval;
 use crate::kconfig::tree::has_kconfig;
 use crate::kconfig::{dotconfig, rustc_cfg, SymType};
@@ -323,7 +323,7 @@ pub fn run_styled(opts: &TreeOpts, style: Option<&str>) -> anyhow::Result<Config
     std::mem::forget(kconfig);
     let mut files = vec![];
     for (path, bytes) in &gen.files {
-        let status = write_if_changed(path, bytes)?;
+        let status = write_output_if_changed(path, bytes)?;
         files.push(WrittenFile {
             path: path.clone(),
             status,
