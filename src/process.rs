@@ -2,11 +2,13 @@
 //! program, its arguments, environment and working folder in one value that can also be shown
 //! (`-v`) and named in errors.
 
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::Mutex;
 
 use anyhow::Context as _;
 
@@ -201,20 +203,12 @@ impl Process {
         }
         for (i, w) in std::iter::once(&self.program).chain(&self.args).enumerate() {
             key.push_str(&w.to_string_lossy());
-            let named = Path::new(w);
-            let file = if w.to_string_lossy().contains('/') {
-                named.is_file().then(|| named.to_path_buf())
-            } else {
-                which::which_in(w, Some(&path), "/").ok()
-            };
-            if let Some(f) = file {
-                let real = std::fs::canonicalize(&f).ok()?;
+            match named_file(w) {
+                Named::Nothing => {}
                 // The program itself a rustup proxy: not remembered. (A proxy named as an
                 // argument, as in `min-tool-version.sh rustc`, is only a name there.)
-                if i == 0 && is_rustup_proxy(&f, &real) {
-                    return None;
-                }
-                key.push_str(&format!(" [{}]", crate::fsutil::identity(&real)?));
+                Named::File { proxy: true, .. } if i == 0 => return None,
+                Named::File { identity, .. } => key.push_str(&format!(" [{}]", identity?)),
             }
             key.push('\n');
         }
@@ -324,6 +318,66 @@ pub fn shell_quote(s: &str) -> String {
 
 /// Whether `path` (resolving to `real`) is a rustup proxy, which picks its toolchain each
 /// time it runs: its answers are never kept.
+/// `name` found in PATH (searched as from `/`), looked up once per process: a warm
+/// `config -S` asked for the same few names (`sh`, `rustc`, `gcc` …) some 300 times, each a
+/// stat per PATH folder.
+pub fn which(name: &OsStr) -> Option<PathBuf> {
+    static FOUND: Mutex<Option<HashMap<OsString, Option<PathBuf>>>> = Mutex::new(None);
+    let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+    found
+        .get_or_insert_with(HashMap::new)
+        .entry(name.to_os_string())
+        .or_insert_with(|| {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            which::which_in(name, Some(path), "/").ok()
+        })
+        .clone()
+}
+
+/// What a word of a probe's command names, for its key.
+#[derive(Clone)]
+enum Named {
+    Nothing,
+    /// A file (as given with a `/`, else found in PATH): whether it is a rustup proxy, and its
+    /// identity (`None`: it changed while being read; the probe is then not remembered).
+    File {
+        proxy: bool,
+        identity: Option<String>,
+    },
+}
+
+/// [`Named`] for `w`, once per process.
+fn named_file(w: &OsStr) -> Named {
+    static SEEN: Mutex<Option<HashMap<OsString, Named>>> = Mutex::new(None);
+    if let Some(n) = SEEN.lock().ok().and_then(|s| s.as_ref()?.get(w).cloned()) {
+        return n;
+    }
+    let named = Path::new(w);
+    let file = if w.to_string_lossy().contains('/') {
+        named.is_file().then(|| named.to_path_buf())
+    } else {
+        which(w)
+    };
+    let n = match file {
+        None => Named::Nothing,
+        Some(f) => match std::fs::canonicalize(&f) {
+            Ok(real) => Named::File {
+                proxy: is_rustup_proxy(&f, &real),
+                identity: crate::fsutil::identity(&real),
+            },
+            Err(_) => Named::File {
+                proxy: false,
+                identity: None,
+            },
+        },
+    };
+    if let Ok(mut s) = SEEN.lock() {
+        s.get_or_insert_with(HashMap::new)
+            .insert(w.to_os_string(), n.clone());
+    }
+    n
+}
+
 pub fn is_rustup_proxy(path: &Path, real: &Path) -> bool {
     path.to_string_lossy().contains("/.cargo/bin/")
         || real.file_name().is_some_and(|n| n == "rustup")

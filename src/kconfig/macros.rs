@@ -150,7 +150,7 @@ impl MacroEnv {
         for (k, v) in &self.vars {
             s.push_str(&format!("{k}={v}\n"));
             let first = v.split_whitespace().next().unwrap_or("");
-            if let Ok(p) = which::which(first) {
+            if let Some(p) = crate::process::which(std::ffi::OsStr::new(first)) {
                 if let Ok(m) = std::fs::metadata(&p) {
                     let mtime = m
                         .modified()
