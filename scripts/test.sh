@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
 # Runs every test against the real tools: installs what they need (cached), then cargo test.
-# With arguments (a filter, `--test NAME` …) it is one plain `cargo test` with them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every test and probe writes to /dev/null; make sure it is the device.
@@ -17,52 +16,10 @@ wait "$BUILD" || true
 rm -f "$BUILD_LOG"
 # shellcheck disable=SC1091
 source "${RKBUILD_CACHE:-/var/cache/rkbuild-ci}/env.sh"
-if [ $# -gt 0 ]; then
-  exec cargo test --locked "$@"
-fi
-
+cargo test --locked "$@"
 # Every fuzz target briefly (scripts/fuzz.sh: its first 2,000 inputs from a fixed seed, so the
 # same code always meets the same inputs; the slow Kconfig target stops at 10 s): the fuzz
 # crate keeps compiling, and a crash on what the seeds reach fails the run. Its build folder
 # is kept in the cache.
-fuzz() {
-  CARGO_TARGET_DIR="${RKBUILD_CACHE:-/var/cache/rkbuild-ci}/fuzz-target" RKBUILD_FUZZ_RUNS=2000 \
-    bash scripts/fuzz.sh 10
-}
-
-# The test binaries in three lanes side by side, and the fuzz run in a fourth. cargo test runs
-# one binary at a time, and most binaries keep one of the two cores busy for much of their run;
-# the lanes keep both busy. The binaries that build kernels with make have lanes of their own:
-# build_linux73 (its reference trees), and boot_qemu, wrapper_kernel612 and
-# analyzer_rust_analyzer (the last two share the cached plain 6.12 tree, so one runs after the
-# other). Every other binary and the doc tests make the third lane, whose many short binaries
-# fill the end of the run; the fuzz run's long single-crate build starts at once beside them.
-# Each line is tagged with its lane.
-LANE_1=(build_linux73)
-LANE_2=(boot_qemu wrapper_kernel612 analyzer_rust_analyzer)
-OTHERS=()
-for f in tests/*.rs; do
-  t=$(basename "$f" .rs)
-  case " ${LANE_1[*]} ${LANE_2[*]} " in *" $t "*) ;; *) OTHERS+=("$t") ;; esac
-done
-lane() {
-  local tag=$1; shift
-  ( set -o pipefail; "$@" 2>&1 | sed -u "s/^/[$tag] /" )
-}
-tests() { cargo test --locked "${@/#/--test=}"; }
-rest() { cargo test --locked --lib --bins "${OTHERS[@]/#/--test=}" && cargo test --locked --doc; }
-trap 'kill $(jobs -p) 2>/dev/null || true' INT TERM
-lane 1 tests "${LANE_1[@]}" & L1=$!
-lane 2 tests "${LANE_2[@]}" & L2=$!
-lane 3 rest & L3=$!
-lane 4 fuzz & L4=$!
-failed=()
-wait "$L1" || failed+=("1 (${LANE_1[*]})")
-wait "$L2" || failed+=("2 (${LANE_2[*]})")
-wait "$L3" || failed+=("3 (the other tests)")
-wait "$L4" || failed+=("4 (fuzz)")
-if [ ${#failed[@]} -gt 0 ]; then
-  printf 'FAILED: lane %s\n' "${failed[@]}" >&2
-  exit 1
-fi
-echo "all four lanes passed"
+CARGO_TARGET_DIR="${RKBUILD_CACHE:-/var/cache/rkbuild-ci}/fuzz-target" RKBUILD_FUZZ_RUNS=2000 \
+  bash scripts/fuzz.sh 10
