@@ -316,8 +316,6 @@ pub fn shell_quote(s: &str) -> String {
     }
 }
 
-/// Whether `path` (resolving to `real`) is a rustup proxy, which picks its toolchain each
-/// time it runs: its answers are never kept.
 /// `name` found in PATH (searched as from `/`), looked up once per process: a warm
 /// `config -S` asked for the same few names (`sh`, `rustc`, `gcc` …) some 300 times, each a
 /// stat per PATH folder.
@@ -349,7 +347,8 @@ enum Named {
 /// [`Named`] for `w`, once per process.
 fn named_file(w: &OsStr) -> Named {
     static SEEN: Mutex<Option<HashMap<OsString, Named>>> = Mutex::new(None);
-    if let Some(n) = SEEN.lock().ok().and_then(|s| s.as_ref()?.get(w).cloned()) {
+    let seen = || SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = seen().as_ref().and_then(|s| s.get(w).cloned()) {
         return n;
     }
     let named = Path::new(w);
@@ -371,13 +370,14 @@ fn named_file(w: &OsStr) -> Named {
             },
         },
     };
-    if let Ok(mut s) = SEEN.lock() {
-        s.get_or_insert_with(HashMap::new)
-            .insert(w.to_os_string(), n.clone());
-    }
+    seen()
+        .get_or_insert_with(HashMap::new)
+        .insert(w.to_os_string(), n.clone());
     n
 }
 
+/// Whether `path` (resolving to `real`) is a rustup proxy, which picks its toolchain each
+/// time it runs: its answers are never kept.
 pub fn is_rustup_proxy(path: &Path, real: &Path) -> bool {
     path.to_string_lossy().contains("/.cargo/bin/")
         || real.file_name().is_some_and(|n| n == "rustup")

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use crate::fsutil::{write_output_if_changed, WriteOutcome};
+use crate::fsutil::{write_if_changed, WriteOutcome};
 use crate::kconfig::{DotConfig, Format};
 use crate::output::{Message, Out};
 use crate::targetspec::{self, check, TargetStyle};
@@ -142,7 +142,7 @@ pub fn upgrade_file(
         let out = output.unwrap_or(file);
         Some((
             out.to_path_buf(),
-            write_output_if_changed(out, report.text.as_bytes())?,
+            write_if_changed(out, report.text.as_bytes())?,
         ))
     };
     Ok(UpgradeOutcome { report, written })
