@@ -84,8 +84,8 @@ fn table(records: &[Record], names: &str) -> Vec<u32> {
 /// A record's size in the file: name offset and length, meta byte, blob offset and length.
 const RECORD: usize = 4 + 4 + 1 + 4 + 4;
 
-/// The symbols of a cache file. The file stays open (a newer cache replaces it by rename, so
-/// this one's bytes stay as they were) and each symbol is read when first asked for.
+/// The symbols of a cache file. The file stays mapped (a newer cache replaces it by rename, so
+/// this one's bytes stay as they were) and each symbol is decoded when first asked for.
 #[derive(Debug)]
 struct Stored {
     names: String,
@@ -94,9 +94,9 @@ struct Stored {
     /// a power of two long, at most half full.
     table: Vec<u32>,
     cells: Vec<OnceLock<Box<Symbol>>>,
-    file: std::fs::File,
+    map: memmap2::Mmap,
     /// Where the blob starts in the file.
-    base: u64,
+    base: usize,
     /// The file names the symbols' places refer to by number.
     files: Arc<[Arc<str>]>,
     /// The cache file, named if a symbol cannot be read.
@@ -154,17 +154,15 @@ impl Stored {
 
     fn at(&self, i: usize) -> &Symbol {
         self.cells[i].get_or_init(|| {
-            use std::os::unix::fs::FileExt;
             // The file was written whole (atomically) by this very binary: a failure here
             // means it was altered behind rkbuild.
             let (off, len) = self.records[i].span;
-            let mut buf = vec![0; len as usize];
+            let start = self.base + off as usize;
             let symbol = self
-                .file
-                .read_exact_at(&mut buf, self.base + u64::from(off))
-                .ok()
-                .and_then(|()| {
-                    super::reading_numbers(&self.files, || postcard::from_bytes(&buf).ok())
+                .map
+                .get(start..start + len as usize)
+                .and_then(|buf| {
+                    super::reading_numbers(&self.files, || postcard::from_bytes(buf).ok())
                 })
                 .unwrap_or_else(|| {
                     panic!(
@@ -269,13 +267,13 @@ impl Symbols {
     }
 
     /// Symbols from a cache file: `count` symbols in the flat `index` (as [`Self::encode`]
-    /// writes it), their encodings in the blob that starts at `base` of `file`, `blob_len`
-    /// bytes long. `None` if anything is out of place.
+    /// writes it), their encodings in the blob that starts at `base` of the mapped file,
+    /// `blob_len` bytes long. `None` if anything is out of place.
     pub(super) fn stored(
         count: u32,
         index: Vec<u8>,
         files: Vec<Arc<str>>,
-        file: std::fs::File,
+        map: memmap2::Mmap,
         (base, blob_len): (u64, u64),
         path: &std::path::Path,
     ) -> Option<Symbols> {
@@ -318,8 +316,8 @@ impl Symbols {
             records,
             table,
             cells: (0..n).map(|_| OnceLock::new()).collect(),
-            file,
-            base,
+            map,
+            base: usize::try_from(base).ok()?,
             files: files.into(),
             path: path.to_path_buf(),
         })))
