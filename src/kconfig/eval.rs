@@ -61,17 +61,22 @@ fn tri_of(s: &str) -> Option<Tristate> {
     }
 }
 
+struct Memo {
+    val: Val,
+    ty: Option<SymType>,
+    c_probe: bool,
+}
+
 pub struct Eval<'a> {
     pub kc: &'a Kconfig,
     pub user: &'a DotConfig,
     pub x: &'a Expander,
-    vals: RefCell<HashMap<String, Val>>,
+    /// Each symbol's value once worked out, with its type and whether it read a `$(…)` probe
+    /// of a tool other than rustc, directly or through another symbol.
+    vals: RefCell<HashMap<String, Memo>>,
     busy: RefCell<HashSet<String>>,
     choices: RefCell<HashMap<usize, Option<String>>>,
     macros: RefCell<HashMap<String, String>>,
-    /// Per symbol: whether its value read a `$(…)` probe of a tool other than rustc,
-    /// directly or through another symbol.
-    c_probe: RefCell<HashMap<String, bool>>,
     taint: RefCell<Vec<bool>>,
 }
 
@@ -85,7 +90,6 @@ impl<'a> Eval<'a> {
             busy: RefCell::default(),
             choices: RefCell::default(),
             macros: RefCell::default(),
-            c_probe: RefCell::default(),
             taint: RefCell::default(),
         }
     }
@@ -116,7 +120,7 @@ impl<'a> Eval<'a> {
     /// logic and rustc alone.
     pub fn depends_on_c_probe(&self, name: &str) -> bool {
         self.value(name);
-        self.c_probe.borrow().get(name).copied().unwrap_or(false)
+        self.vals.borrow().get(name).is_some_and(|m| m.c_probe)
     }
 
     fn modules(&self) -> Tristate {
@@ -143,15 +147,7 @@ impl<'a> Eval<'a> {
     /// The tristate value of an expression.
     pub fn tri(&self, e: &Expr) -> Tristate {
         match e {
-            Expr::Sym(n) => match tri_of(n) {
-                Some(t) => t,
-                None => match self.kc.get(n) {
-                    Some(s) if matches!(s.ty, Some(SymType::Bool | SymType::Tristate)) => {
-                        self.value(n).tri
-                    }
-                    _ => Tristate::No,
-                },
-            },
+            Expr::Sym(n) => self.name_tri(n),
             Expr::Const(c) => tri_of(c).unwrap_or(Tristate::No),
             Expr::Macro(m) => tri_of(self.macro_value(m).trim()).unwrap_or(Tristate::No),
             Expr::Not(e) => not(self.tri(e)),
@@ -170,6 +166,30 @@ impl<'a> Eval<'a> {
                 }
             }),
             Expr::Cmp(op, a, b) => self.compare(*op, a, b),
+        }
+    }
+
+    /// A name's tristate value in an expression: `y`, `m` and `n` are constants.
+    fn name_tri(&self, n: &str) -> Tristate {
+        tri_of(n).unwrap_or_else(|| self.sym_tri(n))
+    }
+
+    /// A symbol's tristate value in an expression: `n` unless it is a bool or tristate. The
+    /// hottest path of an evaluation (every symbol an expression names), so a value worked
+    /// out before is read in place, not cloned, and the type comes from the index.
+    fn sym_tri(&self, n: &str) -> Tristate {
+        let is_tri = |ty| matches!(ty, Some(SymType::Bool | SymType::Tristate));
+        if let Some(m) = self.vals.borrow().get(n) {
+            if !is_tri(m.ty) {
+                return Tristate::No;
+            }
+            self.mark_taint(m.c_probe);
+            return m.val.tri;
+        }
+        if is_tri(self.kc.sym_type(n)) {
+            self.value(n).tri
+        } else {
+            Tristate::No
         }
     }
 
@@ -234,10 +254,7 @@ impl<'a> Eval<'a> {
 
     fn rev(&self, s: &Symbol, list: &[super::tree::Prop<String>]) -> Tristate {
         let mut r = list.iter().fold(Tristate::No, |a, p| {
-            or(
-                a,
-                and(self.tri(&Expr::Sym(p.value.clone())), self.tri(&p.cond)),
-            )
+            or(a, and(self.name_tri(&p.value), self.tri(&p.cond)))
         });
         if r == Tristate::Module && self.eff_type(s) == Some(SymType::Bool) {
             r = Tristate::Yes;
@@ -321,9 +338,9 @@ impl<'a> Eval<'a> {
 
     /// The value of a symbol (undefined symbols are `n`).
     pub fn value(&self, name: &str) -> Val {
-        if let Some(v) = self.vals.borrow().get(name) {
-            self.mark_taint(self.c_probe.borrow().get(name).copied().unwrap_or(false));
-            return v.clone();
+        if let Some(m) = self.vals.borrow().get(name) {
+            self.mark_taint(m.c_probe);
+            return m.val.clone();
         }
         let Some(s) = self.kc.get(name) else {
             return Val {
@@ -347,10 +364,14 @@ impl<'a> Eval<'a> {
         self.taint.borrow_mut().push(false);
         let v = self.calc(s);
         let t = self.taint.borrow_mut().pop().unwrap_or(false);
-        self.c_probe.borrow_mut().insert(name.to_string(), t);
         self.mark_taint(t);
         self.busy.borrow_mut().remove(name);
-        self.vals.borrow_mut().insert(name.to_string(), v.clone());
+        let memo = Memo {
+            val: v.clone(),
+            ty: s.ty,
+            c_probe: t,
+        };
+        self.vals.borrow_mut().insert(name.to_string(), memo);
         v
     }
 
