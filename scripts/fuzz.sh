@@ -4,6 +4,9 @@
 # and the corpus kept from the long campaign (fuzz/corpus/TARGET.tar.xz, scripts/fuzz-long.sh),
 # both read only; what a short run finds goes to a scratch folder and is dropped. A crash fails it;
 # the input is left in fuzz/artifacts/TARGET and becomes a regression test (tests/fuzz_regressions.rs).
+# Built as the long campaign builds (scripts/fuzz-long.sh): no sanitizer, debug assertions on.
+# The code is safe Rust, so ASAN finds nothing a panic does not; without it the build takes
+# 1.38x less CPU (363 against 500 CPU-s from scratch).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-20}
@@ -26,7 +29,7 @@ for t in $targets; do
   [ -f "fuzz/corpus/$t.tar.xz" ] && tar -xJf "fuzz/corpus/$t.tar.xz" -C "$scratch/kept"
   printf '  FUZZ    %s (%ss)\n' "$t" "$SECONDS_EACH"
   log=$(mktemp)
-  if ! (cd fuzz && "$FUZZ" fuzz run "$t" "$scratch/new" "$scratch/kept" "seeds/$t" -- \
+  if ! (cd fuzz && "$FUZZ" fuzz run -s none -a "$t" "$scratch/new" "$scratch/kept" "seeds/$t" -- \
       -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${EXTRA[@]}") > "$log" 2>&1; then
     tail -40 "$log" >&2
     echo "fuzz target $t failed (a crash is kept in fuzz/artifacts/$t; a build error is above)" >&2
