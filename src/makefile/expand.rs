@@ -311,12 +311,10 @@ impl<'c> Scope<'c> {
     }
 
     pub(super) fn ex(&self, s: &str, ex: &mut Ex) -> String {
-        if !s.contains('$') {
-            return s.to_string();
-        }
         ex.steps += 1;
         self.work.set(self.work.get() + s.len());
-        if self.work.get() > MAX_WORK {
+        // Text without a reference stays itself (a literal name stays known after the bound).
+        if self.work.get() > MAX_WORK && s.contains('$') {
             return UNKNOWN.to_string();
         }
         if ex.depth > 64 || ex.steps > 200_000 || s.len() > MAX_TEXT || ex.produced > MAX_PRODUCED {
