@@ -30,37 +30,67 @@ fuzz() {
     bash scripts/fuzz.sh 10
 }
 
-# The test binaries in three lanes side by side. cargo test runs one binary at a time, and most
-# binaries keep one of the two cores busy for much of their run; three lanes keep both busy.
-# The binaries that build kernels with make lead two lanes: build_linux73 (its reference
-# trees), then two that take about 6 minutes between them, and boot_qemu, then
-# wrapper_kernel612 and analyzer_rust_analyzer (those two share the cached plain 6.12 tree, so
-# one runs after the other). Every other binary, the doc tests and the fuzz run make the third
-# lane. On a fresh machine the three lanes end within a few minutes of each other. Each line
-# is tagged with its lane.
-LANE_1=(build_linux73 target_matrix distro_debian)
-LANE_2=(boot_qemu wrapper_kernel612 analyzer_rust_analyzer)
-OTHERS=()
-for f in tests/*.rs; do
-  t=$(basename "$f" .rs)
-  case " ${LANE_1[*]} ${LANE_2[*]} " in *" $t "*) ;; *) OTHERS+=("$t") ;; esac
-done
-lane() {
-  local tag=$1; shift
-  ( set -o pipefail; "$@" 2>&1 | sed -u "s/^/[$tag] /" )
+# The work after the build: every test binary, the unit tests, the doc tests and the fuzz run.
+# Three workers take items from one queue, longest first, so both cores stay busy to the end
+# whatever is cached (cargo test itself runs one binary at a time, and most binaries keep one
+# core busy for much of their run). An item's length is its time in the last run on this
+# machine ($CACHE/test-times), else the estimate below (a fresh machine: the binaries that build
+# kernels with make lead). Each output line is tagged with its item; a failure does not stop
+# the others, and all failures are listed at the end.
+CACHE=${RKBUILD_CACHE:-/var/cache/rkbuild-ci}
+TIMES=$CACHE/test-times
+declare -A EST=(
+  [build_linux73]=1500 [boot_qemu]=1300 [wrapper_kernel612]=1200 [target_matrix]=500
+  [distro_debian]=400 [fuzz]=400 [lib]=300 [analyzer_rust_analyzer]=60
+)
+items=(lib doc fuzz)
+for f in tests/*.rs; do items+=("$(basename "$f" .rs)"); done
+QUEUE=$(mktemp -d)
+for t in "${items[@]}"; do
+  s=$(awk -v t="$t" '$2 == t { s = $1 } END { print s }' "$TIMES" 2>/dev/null || true)
+  echo "${s:-${EST[$t]:-100}} $t"
+done | sort -rn -k1,1 | awk '{ print $2 }' > "$QUEUE/items"
+echo 0 > "$QUEUE/next"
+take() {
+  local fd i
+  exec {fd}>> "$QUEUE/lock"
+  flock "$fd"
+  i=$(< "$QUEUE/next"); echo $((i + 1)) > "$QUEUE/next"
+  exec {fd}>&-
+  sed -n "$((i + 1))p" "$QUEUE/items"
 }
-tests() { cargo test --locked "${@/#/--test=}"; }
-rest() { cargo test --locked --lib --bins "${OTHERS[@]/#/--test=}" && cargo test --locked --doc && fuzz; }
+run_item() {
+  case $1 in
+    lib) cargo test --locked --lib --bins ;;
+    doc) cargo test --locked --doc ;;
+    fuzz) fuzz ;;
+    *) cargo test --locked --test "$1" ;;
+  esac
+}
+worker() {
+  local t start rc
+  while t=$(take) && [ -n "$t" ]; do
+    start=$SECONDS
+    set +e
+    run_item "$t" 2>&1 | sed -u "s/^/[$t] /"
+    rc=${PIPESTATUS[0]}
+    set -e
+    echo "$((SECONDS - start)) $t $rc" >> "$QUEUE/done"
+  done
+}
 trap 'kill $(jobs -p) 2>/dev/null || true' INT TERM
-lane 1 tests "${LANE_1[@]}" & L1=$!
-lane 2 tests "${LANE_2[@]}" & L2=$!
-lane 3 rest & L3=$!
-failed=()
-wait "$L1" || failed+=("1 (${LANE_1[*]})")
-wait "$L2" || failed+=("2 (${LANE_2[*]})")
-wait "$L3" || failed+=("3 (the other tests, then fuzz)")
-if [ ${#failed[@]} -gt 0 ]; then
-  printf 'FAILED: lane %s\n' "${failed[@]}" >&2
+for w in 1 2 3; do worker & done
+wait
+echo "== seconds per item (longest first)"
+sort -rn "$QUEUE/done" | awk '{ printf "%6d  %s%s\n", $1, $2, ($3 == 0 ? "" : "  FAILED") }'
+failed=$(awk '$3 != 0 { print $2 }' "$QUEUE/done")
+# What passed is the next run's order; a missing item (cut short) keeps its last time.
+{ awk '$3 == 0 { print $1, $2 }' "$QUEUE/done"; cat "$TIMES" 2>/dev/null || true; } \
+  | awk '!seen[$2]++' > "$QUEUE/times" && mv "$QUEUE/times" "$TIMES" || true
+ran=$(wc -l < "$QUEUE/done")
+rm -rf "$QUEUE"
+if [ -n "$failed" ] || [ "$ran" -ne ${#items[@]} ]; then
+  echo "FAILED: $(echo $failed) (${ran} of ${#items[@]} items ran)" >&2
   exit 1
 fi
-echo "all three lanes passed"
+echo "all ${#items[@]} items passed"

@@ -142,8 +142,24 @@ pub fn plain_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/tmp/rkbuild-wrap-612-plain"))
 }
 
-/// Makes `plain` the plain build (from scratch unless its stamp matches).
+/// Makes `plain` the plain build (from scratch unless its stamp matches). Two test binaries
+/// use it, and CI runs binaries side by side: a lock beside the tree (the tree itself may be
+/// removed) makes the second wait for the first instead of building over it. The lock is
+/// held until the caller's process ends, as the callers then read the tree.
 pub fn plain_tree(env: &Env, plain: &Path) {
+    static HELD: std::sync::OnceLock<rkbuild::fsutil::FileLock> = std::sync::OnceLock::new();
+    // get_or_init: a second thread of this process waits for the first's lock, not on its own.
+    HELD.get_or_init(|| {
+        let mut lock = plain.as_os_str().to_owned();
+        lock.push(".lock");
+        if let Some(dir) = plain.parent() {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        rkbuild::fsutil::lock_file(Path::new(&lock), true, |who| {
+            eprintln!("the plain 6.12 tree is in use by {who}; waiting for it")
+        })
+        .unwrap()
+    });
     let stamp_text = format!(
         "{RECIPE}\n{}\n{}\n{}\n",
         env.src.display(),
