@@ -34,14 +34,14 @@ fuzz() {
 # Three workers take items from one queue, longest first, so both cores stay busy to the end
 # whatever is cached (cargo test itself runs one binary at a time, and most binaries keep one
 # core busy for much of their run). An item's length is its time in the last run on this
-# machine ($CACHE/test-times), else the estimate below (a fresh machine: the binaries that build
-# kernels with make lead). Each output line is tagged with its item; a failure does not stop
+# machine ($CACHE/test-times), else the estimate below (seconds on a fresh machine, measured
+# there: the binaries that build kernels with make lead). Each output line is tagged with its item; a failure does not stop
 # the others, and all failures are listed at the end.
 CACHE=${RKBUILD_CACHE:-/var/cache/rkbuild-ci}
 TIMES=$CACHE/test-times
 declare -A EST=(
-  [build_linux73]=1500 [boot_qemu]=1300 [wrapper_kernel612]=1200 [target_matrix]=500
-  [distro_debian]=400 [fuzz]=400 [lib]=300 [analyzer_rust_analyzer]=60
+  [build_linux73]=2043 [wrapper_kernel612]=1875 [boot_qemu]=1417 [fuzz]=480 [target_matrix]=416
+  [build_2021]=214 [build_example]=205 [distro_debian]=192 [analyzer_rust_analyzer]=71
 )
 items=(lib doc fuzz)
 for f in tests/*.rs; do items+=("$(basename "$f" .rs)"); done
